@@ -1,0 +1,158 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/etalab-ia/albert-code/internal/llm"
+	"github.com/etalab-ia/albert-code/internal/permission"
+	"github.com/etalab-ia/albert-code/internal/tool"
+)
+
+// runTools executes the calls of one assistant message and records one result per
+// call, in call order, whatever happens: the provider rejects a history where a call
+// has no result. Consecutive read-only calls run in parallel; the others one by one.
+func (a *Agent) runTools(ctx context.Context, calls []llm.ToolCall, emit func(Event)) {
+	results := make([]llm.Message, len(calls))
+	for i := 0; i < len(calls); {
+		if ctx.Err() != nil {
+			results[i] = cancelledResult(calls[i])
+			i++
+			continue
+		}
+		j := i + 1
+		if a.readOnly(calls[i]) {
+			for j < len(calls) && a.readOnly(calls[j]) {
+				j++
+			}
+		}
+		var wg sync.WaitGroup
+		for k := i; k < j; k++ {
+			wg.Go(func() { results[k] = a.runOne(ctx, calls[k], emit) })
+		}
+		wg.Wait()
+		i = j
+	}
+	a.add(results...)
+}
+
+func (a *Agent) readOnly(call llm.ToolCall) bool {
+	t, ok := a.opts.Tools.Get(call.Name)
+	return ok && t.Info().ReadOnly
+}
+
+func (a *Agent) runOne(ctx context.Context, call llm.ToolCall, emit func(Event)) llm.Message {
+	args := json.RawMessage(call.Arguments)
+	if strings.TrimSpace(call.Arguments) == "" {
+		args = json.RawMessage("{}")
+	}
+	ev := ToolEvent{ID: call.ID, Name: call.Name, Arguments: args}
+	finish := func(res tool.Result) llm.Message {
+		ev.Output, ev.IsError, ev.Truncated, ev.Display = res.Output, res.IsError, res.Truncated, res.Display
+		out := ev
+		emit(Event{Kind: EventToolCallResult, Tool: &out})
+		return llm.Message{Role: llm.RoleTool, ToolCallID: call.ID, ToolName: call.Name, Content: res.Output, IsError: res.IsError}
+	}
+
+	t, ok := a.opts.Tools.Get(call.Name)
+	if !ok {
+		return finish(tool.Errorf("unknown tool %q; the available tools are: %s", call.Name, a.toolNames()))
+	}
+	if !json.Valid(args) {
+		return finish(tool.Errorf("the arguments for %s are not valid JSON: %s; send one JSON object matching its schema", call.Name, abbreviate(call.Arguments, 200)))
+	}
+	info := t.Info()
+	var paths []string
+	if p, ok := t.(tool.Pather); ok {
+		paths = p.Paths(args)
+	}
+	if res, allowed := a.authorize(ctx, info, paths, ev, emit); !allowed {
+		return finish(res)
+	}
+
+	start := ev
+	emit(Event{Kind: EventToolCallStart, Tool: &start})
+	res, err := tool.Invoke(ctx, t, tool.Call{ID: call.ID, Args: args, Progress: func(text string) {
+		p := ToolEvent{ID: call.ID, Name: call.Name}
+		emit(Event{Kind: EventToolCallUpdate, Tool: &p, Text: text})
+	}})
+	if ctx.Err() != nil {
+		// Whatever the tool managed, the user stopped it: say so, keep its output.
+		res.IsError = true
+		res.Output = strings.TrimSpace("The user cancelled this call.\n" + res.Output)
+	} else if err != nil {
+		emit(Event{Kind: EventError, Text: err.Error()})
+	}
+	return finish(res)
+}
+
+// authorize applies the permission policy, asking the Approver when the policy says
+// ask. When it refuses, it returns the result the model should read.
+func (a *Agent) authorize(ctx context.Context, info tool.Info, paths []string, ev ToolEvent, emit func(Event)) (tool.Result, bool) {
+	v := a.opts.Policy.Check(info, paths)
+	switch v.Level {
+	case permission.Always:
+		return tool.Result{}, true
+	case permission.Never:
+		return tool.Errorf("permission denied: %s", v.Reason), false
+	}
+	ev.Reason = v.Reason
+	req := ev
+	emit(Event{Kind: EventPermission, Tool: &req})
+	if a.opts.Approver == nil {
+		return tool.Errorf("%s needs approval, but no one can approve calls in this mode. "+
+			"Do without it, or tell the user to allow it (config [tools.%s] permission = \"always\", or --agent auto-approve)",
+			info.Name, info.Name), false
+	}
+	d, err := a.opts.Approver.Approve(ctx, ev)
+	if err != nil {
+		if ctx.Err() != nil {
+			return cancelledToolResult(), false
+		}
+		return tool.Errorf("could not ask for approval: %v", err), false
+	}
+	if !d.Allow {
+		msg := "The user denied this call."
+		if d.Feedback != "" {
+			msg += " They said: " + d.Feedback
+		}
+		return tool.Errorf("%s", msg), false
+	}
+	if d.ForSession {
+		a.opts.Policy.GrantForSession(info.Name)
+	}
+	return tool.Result{}, true
+}
+
+func (a *Agent) toolNames() string {
+	var names []string
+	for _, t := range a.opts.Tools.All() {
+		names = append(names, t.Info().Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func cancelledToolResult() tool.Result {
+	return tool.Errorf("The user cancelled this call before it ran.")
+}
+
+func cancelledResult(call llm.ToolCall) llm.Message {
+	return llm.Message{Role: llm.RoleTool, ToolCallID: call.ID, ToolName: call.Name,
+		Content: cancelledToolResult().Output, IsError: true, Synthetic: true}
+}
+
+// abbreviate cuts s to about n bytes on a rune boundary, saying how long it was.
+func abbreviate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", s[:cut], len(s))
+}
