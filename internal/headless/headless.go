@@ -1,0 +1,135 @@
+// Package headless is the face for scripts and CI (`albert-code -p`): it runs one prompt
+// and prints the answer as plain text, as one JSON object, or as a stream of JSON
+// events ending with that same object. Nobody can answer a permission request here,
+// so the agent is given no Approver and refuses such calls with a message to the model.
+package headless
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/etalab-ia/albert-code/internal/agent"
+	"github.com/etalab-ia/albert-code/internal/llm"
+)
+
+// Format is an output format.
+type Format string
+
+const (
+	FormatText       Format = "text"
+	FormatJSON       Format = "json"
+	FormatStreamJSON Format = "stream-json"
+)
+
+// ParseFormat checks an --output value.
+func ParseFormat(s string) (Format, error) {
+	switch f := Format(s); f {
+	case FormatText, FormatJSON, FormatStreamJSON:
+		return f, nil
+	}
+	return "", fmt.Errorf("--output %q: want text, json or stream-json", s)
+}
+
+// Runner is what headless drives: the agent, or anything with the same Run.
+type Runner interface {
+	Run(ctx context.Context, prompt string, emit func(agent.Event)) agent.Result
+}
+
+// Options configure one headless run.
+type Options struct {
+	Format    Format
+	SessionID string
+	Model     string
+	Stdout    io.Writer
+	// Stderr receives notices and errors in text mode.
+	Stderr io.Writer
+}
+
+// Summary is the final record, printed by json and ending stream-json. Its fields are
+// a stable interface for scripts: add, never rename.
+type Summary struct {
+	Type       string           `json:"type"`
+	Text       string           `json:"text"`
+	SessionID  string           `json:"session_id"`
+	StopReason agent.StopReason `json:"stop_reason"`
+	Turns      int              `json:"turns"`
+	Usage      usageJSON        `json:"usage"`
+	Cost       float64          `json:"cost"`
+	Model      string           `json:"model,omitempty"`
+	DurationMS int64            `json:"duration_ms"`
+	Error      string           `json:"error,omitempty"`
+}
+
+type usageJSON struct {
+	InputTokens  int64 `json:"input_tokens"`
+	OutputTokens int64 `json:"output_tokens"`
+}
+
+// Run sends prompt through r and prints what opts.Format asks for. The summary is
+// printed whatever the outcome: a limit, a cancel or an error still give scripts
+// their record.
+func Run(ctx context.Context, r Runner, prompt string, opts Options) (agent.Result, error) {
+	start := time.Now()
+	enc := json.NewEncoder(opts.Stdout)
+	enc.SetEscapeHTML(false)
+	var writeErr error
+	emit := func(ev agent.Event) {
+		switch opts.Format {
+		case FormatStreamJSON:
+			if ev.Kind == agent.EventTurnEnd {
+				return // the summary below is the last line
+			}
+			if err := enc.Encode(ev); err != nil && writeErr == nil {
+				writeErr = err
+			}
+		case FormatText:
+			switch ev.Kind {
+			case agent.EventNotice, agent.EventRetry:
+				fmt.Fprintln(opts.Stderr, "albert-code:", ev.Text)
+			case agent.EventError:
+				fmt.Fprintln(opts.Stderr, "albert-code: error:", ev.Text)
+			}
+		}
+	}
+	res := r.Run(ctx, prompt, emit)
+	if writeErr != nil {
+		return res, fmt.Errorf("write output: %w", writeErr)
+	}
+	sum := summarize(res, opts, time.Since(start))
+	switch opts.Format {
+	case FormatText:
+		if res.Text != "" {
+			_, err := fmt.Fprintln(opts.Stdout, strings.TrimRight(res.Text, "\n"))
+			return res, err
+		}
+		return res, nil
+	default:
+		return res, enc.Encode(sum)
+	}
+}
+
+func summarize(res agent.Result, opts Options, d time.Duration) Summary {
+	s := Summary{
+		Type:       "result",
+		Text:       res.Text,
+		SessionID:  opts.SessionID,
+		StopReason: res.Stop,
+		Turns:      res.Stats.Turns,
+		Usage:      usage(res.Stats.Usage),
+		Cost:       res.Stats.Cost,
+		Model:      opts.Model,
+		DurationMS: d.Milliseconds(),
+	}
+	if res.Err != nil {
+		s.Error = res.Err.Error()
+	}
+	return s
+}
+
+func usage(u llm.Usage) usageJSON {
+	return usageJSON{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens}
+}
