@@ -1,0 +1,106 @@
+package config
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Config is the merged configuration. Read it; change it only through Load.
+type Config struct {
+	// ModelName is the active model's name (key `model`).
+	ModelName string
+	// Agent is the profile used when none is chosen on the command line.
+	Agent         string
+	Providers     []Provider
+	Models        []Model
+	EnabledTools  []string
+	DisabledTools []string
+	Tools         map[string]ToolConfig
+	Compaction    Compaction
+	// ContextWarning is the fraction of the window at which the user is warned once.
+	ContextWarning float64
+	Session        Session
+	WebFetch       WebFetch
+	WebSearch      WebSearch
+	Bash           Bash
+
+	// Home is the application directory (sessions, agents/, .env, trusted_folders.toml).
+	Home string
+	// Files lists the config files read, lowest priority first.
+	Files []string
+	// Skipped lists project files present but not read because the folder is not trusted.
+	Skipped []string
+
+	sources map[string]Source
+	secrets *Secrets
+}
+
+// Source returns where the value at a dotted key came from, such as "model",
+// "providers.albert.base_url" or "tools.bash.permission".
+func (c *Config) Source(key string) (Source, bool) {
+	s, ok := c.sources[key]
+	return s, ok
+}
+
+// Model finds a model by name, wire name or alias: exact case first, then ignoring
+// case, so "Qwen" finds "qwen" but an exact match always wins.
+func (c *Config) Model(name string) (Model, error) {
+	for _, fold := range []bool{false, true} {
+		eq := func(a string) bool {
+			if fold {
+				return strings.EqualFold(a, name)
+			}
+			return a == name
+		}
+		for _, m := range c.Models {
+			if eq(m.Name) || eq(m.WireName) || anyOf(m.Aliases, eq) {
+				return m, nil
+			}
+		}
+	}
+	return Model{}, fmt.Errorf("unknown model %q: known models are %s", name, strings.Join(c.modelNames(), ", "))
+}
+
+// ActiveModel returns the model named by ModelName; Load has already checked it exists.
+func (c *Config) ActiveModel() (Model, error) { return c.Model(c.ModelName) }
+
+// Provider finds a provider by exact name.
+func (c *Config) Provider(name string) (Provider, error) {
+	for _, p := range c.Providers {
+		if p.Name == name {
+			return p, nil
+		}
+	}
+	return Provider{}, fmt.Errorf("unknown provider %q: known providers are %s", name, strings.Join(c.providerNames(), ", "))
+}
+
+// Tool returns the [tools.<name>] settings; the zero value when there are none.
+func (c *Config) Tool(name string) ToolConfig { return c.Tools[name] }
+
+func (c *Config) modelNames() []string {
+	names := make([]string, 0, len(c.Models))
+	for _, m := range c.Models {
+		names = append(names, m.Name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func (c *Config) providerNames() []string {
+	names := make([]string, 0, len(c.Providers))
+	for _, p := range c.Providers {
+		names = append(names, p.Name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func anyOf(xs []string, f func(string) bool) bool {
+	for _, x := range xs {
+		if f(x) {
+			return true
+		}
+	}
+	return false
+}

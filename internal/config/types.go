@@ -1,0 +1,117 @@
+package config
+
+import (
+	"fmt"
+	"time"
+)
+
+// ProviderKind selects the wire protocol spoken to a provider.
+type ProviderKind string
+
+const (
+	// KindOpenAICompatible speaks POST /chat/completions: Albert, OpenAI, Ollama,
+	// llama.cpp, vLLM.
+	KindOpenAICompatible ProviderKind = "openai-compatible"
+	KindAnthropic        ProviderKind = "anthropic"
+	KindMistral          ProviderKind = "mistral"
+	KindVertex           ProviderKind = "vertex"
+)
+
+var providerKinds = []string{string(KindOpenAICompatible), string(KindAnthropic), string(KindMistral), string(KindVertex)}
+
+// Permission is the answer given to a tool call without asking, or "ask".
+type Permission string
+
+const (
+	PermissionAlways Permission = "always"
+	PermissionAsk    Permission = "ask"
+	PermissionNever  Permission = "never"
+)
+
+var permissions = []string{string(PermissionAlways), string(PermissionAsk), string(PermissionNever)}
+
+// ParsePermission checks s is one of always, ask, never.
+func ParsePermission(s string) (Permission, error) {
+	for _, p := range permissions {
+		if s == p {
+			return Permission(s), nil
+		}
+	}
+	return "", fmt.Errorf("invalid permission %q: want always, ask or never", s)
+}
+
+// Provider is a server that answers model requests.
+type Provider struct {
+	Name    string
+	Kind    ProviderKind
+	BaseURL string
+	// APIKeyEnv names the variable holding the key; empty for keyless local servers.
+	APIKeyEnv string
+	// Headers are sent with every request (for gateways that want an extra header).
+	Headers map[string]string
+	// XMLToolCalls turns on parsing of tool calls that the server leaves in the text
+	// as <tool_call> XML (Qwen behind vLLM on Albert), see notes §3.8.
+	XMLToolCalls bool
+}
+
+// Model is one model a user can pick.
+type Model struct {
+	// Name is what users type (--model, /model).
+	Name     string
+	Provider string
+	// WireName is the id the server knows; it defaults to Name.
+	WireName string
+	Aliases  []string
+	// ContextWindow is the model's window in tokens; 0 when unknown.
+	ContextWindow int
+	// InputPrice and OutputPrice are in euros per million tokens.
+	InputPrice, OutputPrice float64
+	// FallbackModel is used while this one is rate limited; empty for none.
+	FallbackModel string
+	// Temperature is nil to leave the server's default.
+	Temperature *float64
+}
+
+// ToolConfig is the [tools.<name>] table.
+type ToolConfig struct {
+	// Permission is empty when the config leaves the tool's own default.
+	Permission Permission
+	// Allow and Deny are path globs: a call touching only allowed paths runs without
+	// asking, a call touching a denied path never runs.
+	Allow, Deny []string
+	// Options are the tool's own settings, passed through unchecked.
+	Options map[string]any
+}
+
+// Compaction controls when history is summarised.
+type Compaction struct {
+	// Threshold is the fraction of the context window that triggers compaction.
+	Threshold float64
+	// KeepRecentTurns turns are kept verbatim after the summary.
+	KeepRecentTurns int
+}
+
+// Session controls the session log.
+type Session struct {
+	Dir     string
+	Enabled bool
+}
+
+// WebFetch limits the web_fetch tool.
+type WebFetch struct {
+	// AllowPrivate lets the tool reach loopback and private addresses.
+	AllowPrivate bool
+	MaxBytes     int
+}
+
+// WebSearch configures the web_search tool.
+type WebSearch struct {
+	Backend string
+	BaseURL string
+}
+
+// Bash limits the bash tool.
+type Bash struct {
+	Timeout        time.Duration
+	MaxOutputBytes int
+}
