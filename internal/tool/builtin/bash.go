@@ -1,0 +1,228 @@
+package builtin
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unicode/utf8"
+
+	"github.com/etalab-ia/albert-code/internal/tool"
+)
+
+//go:embed bash.md
+var bashDescription string
+
+const (
+	// killGrace is how long a timed-out or cancelled command gets between SIGTERM and
+	// SIGKILL: enough for a test runner to print its summary, short enough that Esc
+	// feels immediate.
+	killGrace = 2 * time.Second
+	// pipeGrace bounds the wait for output after the shell exits: a background
+	// grandchild (`server &`) may hold the pipe open forever.
+	pipeGrace = time.Second
+	// progressBudget stops streaming to the face after 1 MiB so `yes` cannot flood the
+	// event stream; the final result still has the capped head and tail.
+	progressBudget = 1 << 20
+)
+
+// nonInteractiveEnv keeps commands from waiting on a terminal that is not there:
+// pagers, prompts and colour codes all key off these.
+var nonInteractiveEnv = []string{
+	"CI=true", "NONINTERACTIVE=1", "TERM=dumb", "PAGER=cat", "GIT_PAGER=cat",
+	"GIT_TERMINAL_PROMPT=0",
+}
+
+// BashParams are the arguments of the bash tool.
+type BashParams struct {
+	Command     string `json:"command" jsonschema:"the shell command to run"`
+	Timeout     int    `json:"timeout,omitempty" jsonschema:"timeout in seconds (default 120, max 600)"`
+	Description string `json:"description,omitempty" jsonschema:"five to ten words saying what the command does, shown to the user"`
+}
+
+// Bash runs a command through bash -c (sh when bash is missing) in WorkDir, in its
+// own process group so a timeout or cancel kills everything it started.
+func Bash(env Env) tool.Tool {
+	return tool.New(tool.Def[BashParams]{
+		Info: tool.Info{Name: "bash", Description: bashDescription, Kind: tool.KindExecute},
+		Run: func(ctx context.Context, call tool.Call, p BashParams) (tool.Result, error) {
+			return runBash(ctx, env, call, p)
+		},
+	})
+}
+
+func runBash(ctx context.Context, env Env, call tool.Call, p BashParams) (tool.Result, error) {
+	if strings.TrimSpace(p.Command) == "" {
+		return tool.Errorf("command is empty"), nil
+	}
+	if p.Timeout < 0 {
+		return tool.Errorf("timeout must be a positive number of seconds"), nil
+	}
+	timeout := orDuration(env.BashTimeout, DefaultBashTimeout)
+	if p.Timeout > 0 {
+		// A too-long request is clamped rather than refused: a retry would cost a turn.
+		timeout = min(time.Duration(p.Timeout)*time.Second, orDuration(env.BashMaxTimeout, DefaultBashMaxTimeout))
+	}
+
+	out := &outputBuffer{max: env.maxOutput(), progress: call.Progress}
+	cmd := exec.Command(shell(env), "-c", p.Command)
+	cmd.Dir = env.workDir()
+	cmd.Env = append(os.Environ(), nonInteractiveEnv...)
+	cmd.Stdout, cmd.Stderr = out, out // one writer: exec serialises the writes
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.WaitDelay = pipeGrace
+	if err := cmd.Start(); err != nil {
+		return tool.Result{}, fmt.Errorf("start %s: %w", cmd.Path, err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var waitErr error
+	var stopped string
+	select {
+	case waitErr = <-done:
+	case <-timer.C:
+		stopped = fmt.Sprintf("command timed out after %gs; its process group was killed", timeout.Seconds())
+		waitErr = killGroup(cmd.Process.Pid, done)
+	case <-ctx.Done():
+		stopped = "command was cancelled; its process group was killed"
+		waitErr = killGroup(cmd.Process.Pid, done)
+	}
+
+	output, truncated := out.String()
+	if output == "" {
+		output = "(no output)"
+	}
+	if stopped != "" {
+		return tool.Result{Output: stopped + "\n\n" + output, IsError: true, Truncated: truncated}, nil
+	}
+	var exitErr *exec.ExitError
+	switch {
+	case waitErr == nil || errors.Is(waitErr, exec.ErrWaitDelay):
+		// ErrWaitDelay: the shell exited 0 but a background child kept the pipe open.
+		return tool.Result{Output: output, Truncated: truncated}, nil
+	case errors.As(waitErr, &exitErr):
+		return tool.Result{
+			Output:    fmt.Sprintf("%s\n\n%s", output, exitStatus(exitErr)),
+			IsError:   true,
+			Truncated: truncated,
+		}, nil
+	default:
+		return tool.Result{}, fmt.Errorf("wait for command: %w", waitErr)
+	}
+}
+
+// killGroup sends SIGTERM to the command's whole process group, then SIGKILL after
+// killGrace if the shell has not exited, and returns Wait's result. Wait itself
+// returns within pipeGrace of the shell's exit thanks to cmd.WaitDelay.
+func killGroup(pid int, done <-chan error) error {
+	_ = syscall.Kill(-pid, syscall.SIGTERM)
+	select {
+	case err := <-done:
+		// The shell is gone, but children that ignore SIGTERM may linger.
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+		return err
+	case <-time.After(killGrace):
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+		return <-done
+	}
+}
+
+func exitStatus(e *exec.ExitError) string {
+	if ws, ok := e.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return fmt.Sprintf("killed by signal %s", ws.Signal())
+	}
+	return fmt.Sprintf("exit code %d", e.ExitCode())
+}
+
+func shell(env Env) string {
+	if env.Shell != "" {
+		return env.Shell
+	}
+	if p, err := exec.LookPath("bash"); err == nil {
+		return p
+	}
+	return "/bin/sh"
+}
+
+// outputBuffer collects a command's output in bounded memory: the first two thirds of
+// max and the last third, like tool.Cap, however much the command prints. It streams
+// each write to progress until progressBudget is spent.
+type outputBuffer struct {
+	max      int
+	progress func(string)
+
+	mu       sync.Mutex
+	head     []byte
+	tail     []byte // ring of the newest bytes, oldest at tailPos once full
+	tailPos  int
+	total    int
+	streamed int
+}
+
+func (b *outputBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.total += len(p)
+	if b.progress != nil && b.streamed < progressBudget {
+		b.streamed += len(p)
+		b.progress(string(p))
+	}
+	headMax, tailMax := b.max*2/3, b.max-b.max*2/3
+	rest := p
+	if n := min(headMax-len(b.head), len(rest)); n > 0 {
+		b.head = append(b.head, rest[:n]...)
+		rest = rest[n:]
+	}
+	for len(rest) > 0 {
+		if len(b.tail) < tailMax {
+			n := min(tailMax-len(b.tail), len(rest))
+			b.tail = append(b.tail, rest[:n]...)
+			rest = rest[n:]
+			continue
+		}
+		if len(rest) >= tailMax {
+			copy(b.tail, rest[len(rest)-tailMax:])
+			b.tailPos = 0
+			break
+		}
+		n := copy(b.tail[b.tailPos:], rest)
+		rest = rest[n:]
+		b.tailPos = (b.tailPos + n) % tailMax
+	}
+	return len(p), nil
+}
+
+// String returns the output, with a marker in place of the dropped middle, and
+// whether anything was dropped.
+func (b *outputBuffer) String() (string, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	tail := append(append([]byte{}, b.tail[b.tailPos:]...), b.tail[:b.tailPos]...)
+	kept := len(b.head) + len(tail)
+	if kept == b.total {
+		return string(b.head) + string(tail), false
+	}
+	head := b.head
+	for i := len(head) - 1; i >= 0 && i >= len(head)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(head[i]) {
+			if !utf8.FullRune(head[i:]) {
+				head = head[:i] // drop a rune cut in half
+			}
+			break
+		}
+	}
+	for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
+		tail = tail[1:]
+	}
+	cut := b.total - len(head) - len(tail)
+	return fmt.Sprintf("%s\n[... %d bytes truncated ...]\n%s", head, cut, tail), true
+}

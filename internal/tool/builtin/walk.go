@@ -1,0 +1,147 @@
+package builtin
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	gitignore "github.com/sabhiram/go-gitignore"
+)
+
+// ignoreFiles are read in every directory, as ripgrep does, so grep's two engines
+// and glob agree on what a workspace contains. Later files take precedence, as in
+// ripgrep: .git/info/exclude < .gitignore < .ignore < .rgignore.
+var ignoreFiles = []string{".git/info/exclude", ".gitignore", ".ignore", ".rgignore"}
+
+// undecided is a match-everything pattern put before a layer's own lines, so that
+// go-gitignore's answer tells three cases apart: ignored (a real pattern matched
+// last), re-included (a negation matched last) and undecided (only this matched).
+const undecided = "*"
+
+// ignoreLayer is the ignore rules one directory contributes; patterns in it are
+// relative to dir.
+type ignoreLayer struct {
+	dir     string
+	matcher *gitignore.GitIgnore
+}
+
+// walker walks a tree the way ripgrep does by default with --hidden: .git is skipped,
+// and .gitignore, .ignore and .rgignore files are honoured in the root, in every
+// directory below it and in every directory above it.
+//
+// Rules in a deeper directory take precedence, so a nested `!keep.log` re-includes
+// what a parent's `*.log` ignores; nothing below an ignored directory is visited.
+type walker struct {
+	layers map[string][]ignoreLayer // directory → rules in force there, outermost first
+}
+
+// override decides about a path before the ignore files do, as ripgrep's --glob
+// does; decided=false leaves the decision to them.
+type override func(rel string, isDir bool) (decided, ignore bool)
+
+// walkFiles calls fn for every regular file under root that the ignore rules (and
+// over, when not nil) keep, in lexical order. rel is the slash-separated path from
+// root. A root that is a file is passed to fn as is: naming a file asks for it.
+func walkFiles(ctx context.Context, root string, over override, fn func(path, rel string, d fs.DirEntry) error) error {
+	info, err := os.Stat(root)
+	if err != nil {
+		return err
+	}
+	if !info.IsDir() {
+		return fn(root, filepath.Base(root), fs.FileInfoToDirEntry(info))
+	}
+	w := &walker{layers: map[string][]ignoreLayer{}}
+	w.layers[root] = w.load(nil, ancestorsOf(root)...)
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if path == root {
+				return err
+			}
+			return nil // unreadable entries are skipped, as ripgrep does
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if path == root {
+			return nil
+		}
+		layers := w.layers[filepath.Dir(path)]
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		skip := func(isDir bool) bool {
+			if over != nil {
+				if decided, ignore := over(rel, isDir); decided {
+					return ignore
+				}
+			}
+			return ignored(layers, path, isDir)
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" || skip(true) {
+				return filepath.SkipDir
+			}
+			w.layers[path] = w.load(layers, path)
+			return nil
+		}
+		if !d.Type().IsRegular() || skip(false) {
+			return nil
+		}
+		return fn(path, rel, d)
+	})
+}
+
+// load returns inherited plus the rules found in each of dirs (outermost first).
+func (w *walker) load(inherited []ignoreLayer, dirs ...string) []ignoreLayer {
+	out := inherited
+	for _, dir := range dirs {
+		lines := []string{undecided}
+		for _, name := range ignoreFiles {
+			if b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name))); err == nil {
+				lines = append(lines, strings.Split(string(b), "\n")...)
+			}
+		}
+		if len(lines) > 1 {
+			// A fresh slice: siblings must not share (and overwrite) one backing array.
+			out = append(out[:len(out):len(out)], ignoreLayer{dir: dir, matcher: gitignore.CompileIgnoreLines(lines...)})
+		}
+	}
+	return out
+}
+
+// ancestorsOf lists root and the directories above it, outermost first.
+func ancestorsOf(root string) []string {
+	var dirs []string
+	for d := root; ; {
+		dirs = append([]string{d}, dirs...)
+		up := filepath.Dir(d)
+		if up == d {
+			return dirs
+		}
+		d = up
+	}
+}
+
+// ignored asks the layers, deepest first, and the first that decides wins.
+func ignored(layers []ignoreLayer, path string, isDir bool) bool {
+	for i := len(layers) - 1; i >= 0; i-- {
+		l := layers[i]
+		rel, err := filepath.Rel(l.dir, path)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		if isDir {
+			rel += "/" // lets "build/" patterns, which only match directories, apply
+		}
+		match, how := l.matcher.MatchesPathHow(rel)
+		switch {
+		case !match:
+			return false // a negation matched last: re-included
+		case how.LineNo != 1:
+			return true
+		}
+	}
+	return false
+}
