@@ -117,6 +117,14 @@ func (a *Agent) Stats() Stats {
 	return a.stats
 }
 
+// AddUsage counts usage spent on the agent's behalf elsewhere (a sub-agent's calls).
+func (a *Agent) AddUsage(u llm.Usage, cost float64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.stats.Usage.Add(u)
+	a.stats.Cost += cost
+}
+
 // Model returns the model the agent drives.
 func (a *Agent) Model() Model { return a.opts.Model }
 

@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-
-	"github.com/spf13/cobra"
 )
 
 // Exit codes, documented in docs/headless.md.
@@ -52,15 +50,4 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stderr, "albert-code:", err)
 	return ExitUsage
-}
-
-func newRootCmd(stdin io.Reader) *cobra.Command {
-	root := &cobra.Command{
-		Use:           "albert-code [PROMPT]",
-		Short:         "A coding agent for the Albert API and any OpenAI-compatible model server",
-		SilenceUsage:  true,
-		SilenceErrors: true,
-	}
-	root.AddCommand(newVersionCmd())
-	return root
 }

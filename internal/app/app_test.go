@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
+func runMain(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	code = Main(args, strings.NewReader(""), &out, &errOut)
@@ -14,14 +14,14 @@ func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 }
 
 func TestVersion(t *testing.T) {
-	code, out, _ := run(t, "version")
+	code, out, _ := runMain(t, "version")
 	if code != ExitOK || !strings.HasPrefix(out, "albert-code ") {
 		t.Fatalf("version: code %d, out %q", code, out)
 	}
 }
 
-func TestUnknownCommandIsAUsageError(t *testing.T) {
-	code, _, errOut := run(t, "frobnicate")
+func TestUnknownFlagIsAUsageError(t *testing.T) {
+	code, _, errOut := runMain(t, "--frobnicate")
 	if code != ExitUsage || !strings.Contains(errOut, "frobnicate") {
 		t.Fatalf("code %d, stderr %q", code, errOut)
 	}
