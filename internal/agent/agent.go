@@ -100,7 +100,24 @@ func New(opts Options) (*Agent, error) {
 	}
 	a := &Agent{opts: opts, stats: opts.Stats}
 	a.history = append(a.history, opts.History...)
+	if a.stats.ContextTokens == 0 {
+		a.stats.ContextTokens = contextTokens(llm.PromptView(a.history))
+	}
 	return a, nil
+}
+
+// contextTokens tells how full the window of a resumed conversation is: the last
+// answer's reported usage when no summary came after it, an estimate otherwise.
+func contextTokens(view []llm.Message) int64 {
+	for i := len(view) - 1; i >= 0; i-- {
+		if view[i].Summary {
+			break
+		}
+		if u := view[i].Usage; view[i].Role == llm.RoleAssistant && u != nil && u.Total() > 0 {
+			return u.Total() + estimateTokens(view[i+1:])
+		}
+	}
+	return estimateTokens(view)
 }
 
 // History returns a copy of the full history (compacted messages included).
