@@ -221,3 +221,62 @@ func TestPlanProfileOffersOnlyReadOnlyTools(t *testing.T) {
 		t.Errorf("no read-only reminder before the first call: %q", last)
 	}
 }
+
+func TestTaskRunsASubAgentWithReadOnlyTools(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t,
+		calls(fakemodel.ToolCall{ID: "t1", Name: "task", Arguments: args(map[string]any{
+			"description": "find main", "prompt": "Where is func main?"})}),
+		fakemodel.Turn{Text: []string{"main is in cmd/main.go"}, Usage: &fakemodel.Usage{PromptTokens: 50, CompletionTokens: 5}},
+		text("The sub-agent says cmd/main.go."),
+	)
+	r := h.run("-p", "--trust", "--agent", "auto-approve", "--output", "json", "where is main?")
+	if r.code != ExitOK {
+		t.Fatalf("exit %d stderr %s", r.code, r.stderr)
+	}
+	s := h.summary(r)
+	if s.Usage.InputTokens != 250 {
+		t.Errorf("sub-agent usage did not roll up: %+v", s.Usage)
+	}
+	child := h.srv.Requests()[1]
+	tools, _ := child.JSON["tools"].([]any)
+	for _, tl := range tools {
+		name := tl.(map[string]any)["function"].(map[string]any)["name"].(string)
+		if name != "read" && name != "grep" && name != "glob" {
+			t.Errorf("sub-agent was offered %s", name)
+		}
+	}
+	msgs := h.requestMessages(1)
+	if msgs[len(msgs)-1]["content"] != "Where is func main?" {
+		t.Errorf("sub-agent prompt = %v", msgs[len(msgs)-1])
+	}
+	if res := h.toolResult(2, "t1"); !strings.Contains(res, "cmd/main.go") {
+		t.Errorf("task result = %q", res)
+	}
+}
+
+func TestXMLToolCallsInTextAreRecovered(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t,
+		fakemodel.Turn{Text: []string{"Let me look.<tool_", "call>\n<function=read>\n<parameter=pa", "th>\nnotes.txt\n</parameter>\n</function>\n</tool_call>"}},
+		text("It says hello."),
+	)
+	h.writeFile("notes.txt", "hello\n")
+	r := h.run("-p", "--output", "stream-json", "read notes")
+	if r.code != ExitOK {
+		t.Fatalf("exit %d stderr %s", r.code, r.stderr)
+	}
+	if strings.Contains(r.stdout, "<function") {
+		t.Errorf("XML leaked into the text events:\n%s", r.stdout)
+	}
+	msgs := h.requestMessages(1)
+	var result string
+	for _, m := range msgs {
+		if m["role"] == "tool" {
+			result, _ = m["content"].(string)
+		}
+	}
+	if !strings.Contains(result, "hello") {
+		t.Fatalf("no read result for the recovered call in %v", msgs)
+	}
+}
