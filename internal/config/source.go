@@ -36,11 +36,3 @@ func (s Source) String() string {
 		return "default"
 	}
 }
-
-// at returns the source of a value written on a given line of s's file.
-func (s Source) at(line int) Source {
-	if s.Kind == SourceFile {
-		s.Line = line
-	}
-	return s
-}
