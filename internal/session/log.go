@@ -20,11 +20,13 @@ type Log struct {
 	dir string
 	now func() time.Time
 
-	mu       sync.Mutex
-	f        *os.File // opened O_APPEND; nil after Close
-	size     int64    // bytes known to be whole lines; a failed write is cut back to it
-	meta     Meta
-	warnings []string
+	mu   sync.Mutex
+	f    *os.File // opened O_APPEND; nil after Close
+	size int64    // bytes known to be whole lines; a failed write is cut back to it
+	meta Meta
+	// metaDirty says meta holds counts newer than meta.json (see Append).
+	metaDirty bool
+	warnings  []string
 }
 
 // errClosed is returned by Append and UpdateMeta after Close.
@@ -63,9 +65,13 @@ func (l *Log) Meta() Meta {
 func (l *Log) Warnings() []string { return slices.Clone(l.warnings) }
 
 // Append writes one line per message and fsyncs before returning, so a crash loses
-// at most the line being written. It then updates meta.json: message_count,
-// updated_at, and the title from the first non-synthetic user message. Usage and
-// cost are the caller's to set through UpdateMeta.
+// at most the line being written. It keeps message_count and updated_at in memory
+// and writes meta.json only when the title is first set (from the first
+// non-synthetic user message); UpdateMeta and Close write the rest. Rewriting
+// meta.json on every append cost three fsyncs each and was most of a headless
+// run's session overhead (docs/benchmarks.md); after a crash Open recounts the
+// messages from the log, which is the truth. Usage and cost are the caller's to set
+// through UpdateMeta.
 //
 // If the write fails part-way the file is cut back to its last whole line, so a
 // later Append never lands after half a message.
@@ -100,17 +106,23 @@ func (l *Log) Append(msgs ...llm.Message) error {
 	l.size += int64(buf.Len())
 
 	l.meta.MessageCount += len(msgs)
+	titled := false
 	if l.meta.Title == "" {
 		for _, m := range msgs {
 			if m.Role == llm.RoleUser && !m.Synthetic && m.Content != "" {
 				l.meta.Title = Title(m.Content)
+				titled = true
 				break
 			}
 		}
 	}
 	l.meta.UpdatedAt = l.now().UTC()
-	if err := writeMeta(l.dir, l.meta); err != nil {
-		return fmt.Errorf("messages saved, but: %w", err)
+	l.metaDirty = true
+	if titled {
+		if err := writeMeta(l.dir, l.meta); err != nil {
+			return fmt.Errorf("messages saved, but: %w", err)
+		}
+		l.metaDirty = false
 	}
 	return nil
 }
@@ -134,6 +146,7 @@ func (l *Log) UpdateMeta(fn func(*Meta)) error {
 		return err
 	}
 	l.meta = m
+	l.metaDirty = false
 	return nil
 }
 
@@ -144,7 +157,12 @@ func (l *Log) Close() error {
 	if l.f == nil {
 		return nil
 	}
-	err := l.f.Close()
+	var err error
+	if l.metaDirty {
+		err = writeMeta(l.dir, l.meta)
+		l.metaDirty = false
+	}
+	err = errors.Join(err, l.f.Close())
 	l.f = nil
 	if err != nil {
 		return fmt.Errorf("close session %s: %w", l.ID(), err)

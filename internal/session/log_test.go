@@ -279,3 +279,35 @@ func TestClosedLogRefusesWrites(t *testing.T) {
 		t.Errorf("UpdateMeta after Close = %v", err)
 	}
 }
+
+func TestMetaCountsLagOnDiskButNeverInTruth(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	l := mustCreate(t, s, Meta{Cwd: "/w"})
+	if err := l.Append(user("first question")); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Append(assistant("a"), user("second")); err != nil {
+		t.Fatal(err)
+	}
+	onDisk, _, err := readMeta(l.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The title is written at once; the count is allowed to lag until Close.
+	if onDisk.Title != "first question" || onDisk.MessageCount != 1 {
+		t.Fatalf("meta.json before close = %+v", onDisk)
+	}
+	// A crash here (no Close): Open recounts from the log.
+	l2, msgs := mustOpen(t, s, l.ID())
+	if len(msgs) != 3 || l2.Meta().MessageCount != 3 {
+		t.Fatalf("reopened %d messages, count %d", len(msgs), l2.Meta().MessageCount)
+	}
+	l2.Close()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if onDisk, _, _ = readMeta(l.Dir()); onDisk.MessageCount != 3 {
+		t.Fatalf("meta.json after close counts %d messages", onDisk.MessageCount)
+	}
+}
