@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -26,10 +27,6 @@ func New[P any](d Def[P]) Tool {
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: schema for %T: %v", d.Info.Name, *new(P), err))
 	}
-	resolved, err := schema.Resolve(nil)
-	if err != nil {
-		panic(fmt.Sprintf("tool %s: resolve schema: %v", d.Info.Name, err))
-	}
 	if d.Info.Schema == nil {
 		raw, err := json.Marshal(schema)
 		if err != nil {
@@ -37,12 +34,22 @@ func New[P any](d Def[P]) Tool {
 		}
 		d.Info.Schema = raw
 	}
-	return &typed[P]{def: d, schema: resolved}
+	t := &typed[P]{def: d}
+	// Resolving a schema for validation costs about as much as generating it, and
+	// most tools are never called in a run: resolve on first use.
+	t.resolve = sync.OnceValue(func() *jsonschema.Resolved {
+		resolved, err := schema.Resolve(nil)
+		if err != nil {
+			panic(fmt.Sprintf("tool %s: resolve schema: %v", d.Info.Name, err))
+		}
+		return resolved
+	})
+	return t
 }
 
 type typed[P any] struct {
-	def    Def[P]
-	schema *jsonschema.Resolved
+	def     Def[P]
+	resolve func() *jsonschema.Resolved
 }
 
 func (t *typed[P]) Info() Info { return t.def.Info }
@@ -77,7 +84,7 @@ func (t *typed[P]) decode(args json.RawMessage) (P, string) {
 	if err := json.Unmarshal(args, &instance); err != nil {
 		return p, fmt.Sprintf("arguments are not valid JSON (%v); send one JSON object", err)
 	}
-	if err := t.schema.Validate(instance); err != nil {
+	if err := t.resolve().Validate(instance); err != nil {
 		return p, err.Error()
 	}
 	if err := json.Unmarshal(args, &p); err != nil {

@@ -113,3 +113,17 @@ func TestPathsResolveAgainstWorkDir(t *testing.T) {
 		t.Errorf("glob: Paths = %v, want [/etc]", got)
 	}
 }
+
+// Schemas are resolved lazily, on a tool's first call; this makes every tool resolve
+// its schema so a schema that cannot be resolved fails here, not in a user's session.
+func TestEverySchemaResolvesAndRejectsNonObjects(t *testing.T) {
+	t.Parallel()
+	for _, tl := range All(Env{WorkDir: t.TempDir()}, Deps{}) {
+		res, err := tool.Invoke(context.Background(), tl, tool.Call{Args: json.RawMessage(`[1, 2]`)})
+		if err != nil {
+			t.Errorf("%s: %v", tl.Info().Name, err)
+			continue
+		}
+		wantError(t, res, "invalid arguments for "+tl.Info().Name)
+	}
+}
