@@ -26,3 +26,10 @@ func TestUnknownFlagIsAUsageError(t *testing.T) {
 		t.Fatalf("code %d, stderr %q", code, errOut)
 	}
 }
+
+func TestVersionFlag(t *testing.T) {
+	code, out, _ := runMain(t, "--version")
+	if code != ExitOK || !strings.HasPrefix(out, "albert-code ") {
+		t.Fatalf("--version: code %d, out %q", code, out)
+	}
+}

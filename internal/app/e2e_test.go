@@ -104,6 +104,9 @@ func TestPromptFromStdinWithoutTTY(t *testing.T) {
 	if msgs := h.requestMessages(0); msgs[len(msgs)-1]["content"] != "say hello" {
 		t.Fatalf("prompt sent = %v", msgs[len(msgs)-1])
 	}
+	if _, err := os.Stat(filepath.Join(h.home, "logs", "albert-code.log")); err != nil {
+		t.Fatalf("no log file: %v", err)
+	}
 }
 
 func TestModelMistakesAreReturnedAndTheLoopGoesOn(t *testing.T) {

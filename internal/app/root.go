@@ -52,7 +52,8 @@ repository, driving a model through the Albert API or any OpenAI-compatible serv
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// Words after the flags are the prompt, not subcommands.
-		Args: cobra.ArbitraryArgs,
+		Args:    cobra.ArbitraryArgs,
+		Version: Version(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runAgent(cmd, f, args, stdin)
 		},
@@ -71,6 +72,7 @@ repository, driving a model through the Albert API or any OpenAI-compatible serv
 	fl.StringVar(&f.resume, "resume", "", "resume the session with this ID (or unique prefix)")
 	fl.StringVar(&f.workdir, "workdir", "", "work in this directory instead of the current one")
 	root.MarkFlagsMutuallyExclusive("continue", "resume")
+	root.SetVersionTemplate("albert-code {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
 
 	root.AddCommand(newVersionCmd(), newConfigCmd(), newSessionsCmd(), newTrustCmd())
@@ -106,6 +108,8 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, stdin io.Reader) er
 	if err != nil {
 		return usageError("%v", err)
 	}
+	closeLog := openLogFile(e.cfg.Home)
+	defer closeLog()
 	run, err := e.newRun(f)
 	if err != nil {
 		if errors.Is(err, config.ErrMissingAPIKey) || errors.Is(err, session.ErrNotFound) ||
