@@ -229,6 +229,10 @@ type subAgents struct {
 	provider llm.Provider
 	model    agent.Model
 	parent   func() *agent.Agent
+	// store and parentID, when set, keep each sub-agent's trace as a child session
+	// (hidden from `sessions list`, shown with --all by its parent_id).
+	store    *session.Store
+	parentID string
 }
 
 func (s *subAgents) RunSubAgent(ctx context.Context, req builtin.SubAgentRequest) (string, error) {
@@ -254,10 +258,19 @@ func (s *subAgents) RunSubAgent(ctx context.Context, req builtin.SubAgentRequest
 	reg = reg.Filter(func(i tool.Info) bool { return i.Name != "task" })
 	system, _ := prompt.Build(prompt.Input{WorkDir: s.env.workDir, Trusted: s.env.trusted, Model: s.model.Name,
 		Profile: prof.Name, ProfileAddition: prof.SystemPrompt, Now: time.Now()})
-	child, err := agent.New(agent.Options{
+	opts := agent.Options{
 		Provider: s.provider, Model: s.model, Tools: reg, Policy: s.env.policy(prof),
 		SystemPrompt: system, Middlewares: []agent.Middleware{agent.TurnLimit{Max: subAgentTurns}},
-	})
+	}
+	if s.store != nil {
+		sl, err := s.store.Create(session.Meta{Cwd: s.env.workDir, Model: s.model.Name, Profile: prof.Name, ParentID: s.parentID})
+		if err != nil {
+			return "", err
+		}
+		defer sl.Close()
+		opts.Log, opts.SessionID = sessionLog{log: sl}, sl.ID()
+	}
+	child, err := agent.New(opts)
 	if err != nil {
 		return "", err
 	}

@@ -56,7 +56,9 @@ func newSessionsCmd() *cobra.Command {
 				return err
 			}
 			f := session.Filter{}
-			if !all {
+			if all {
+				f.SubAgents = true
+			} else {
 				f.Cwd = e.workDir
 			}
 			metas, err := e.sessionStore().List(f)
@@ -89,7 +91,7 @@ func newSessionsCmd() *cobra.Command {
 			return nil
 		},
 	}
-	list.Flags().BoolVar(&all, "all", false, "list the sessions of every directory")
+	list.Flags().BoolVar(&all, "all", false, "list the sessions of every directory, sub-agent traces included")
 	list.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 
 	show := &cobra.Command{

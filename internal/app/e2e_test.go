@@ -256,6 +256,14 @@ func TestTaskRunsASubAgentWithReadOnlyTools(t *testing.T) {
 	if res := h.toolResult(2, "t1"); !strings.Contains(res, "cmd/main.go") {
 		t.Errorf("task result = %q", res)
 	}
+	// The sub-agent's trace is a child session, hidden from the plain list.
+	if list := h.run("sessions", "list"); strings.Count(list.stdout, "\n") != 2 {
+		t.Errorf("sessions list shows the sub-agent:\n%s", list.stdout)
+	}
+	list := h.run("sessions", "list", "--all", "--json")
+	if !strings.Contains(list.stdout, `"parent_id": "`+s.SessionID+`"`) {
+		t.Errorf("no child session with parent %s:\n%s", s.SessionID, list.stdout)
+	}
 }
 
 func TestXMLToolCallsInTextAreRecovered(t *testing.T) {

@@ -194,8 +194,10 @@ func (e *env) newRun(f runFlags) (*run, error) {
 	var history []llm.Message
 	var stats agent.Stats
 	var log agent.SessionLog
+	subs := &subAgents{env: e, provider: provider, model: agentModel(m)}
 	if e.cfg.Session.Enabled {
 		store := e.sessionStore()
+		subs.store = store
 		var sl *session.Log
 		switch {
 		case f.cont || f.resume != "":
@@ -217,12 +219,12 @@ func (e *env) newRun(f runFlags) (*run, error) {
 			}
 		}
 		r.sessionID = sl.ID()
+		subs.parentID = sl.ID()
 		r.close = func() { _ = sl.Close() }
 		log = sessionLog{log: sl}
 	}
 
 	todos := &builtin.TodoList{}
-	subs := &subAgents{env: e, provider: provider, model: agentModel(m)}
 	reg, err := e.tools(e.profile, builtin.Deps{Todos: todos, SubAgents: subs, Search: e.searchBackend()})
 	if err != nil {
 		return nil, err
