@@ -2,7 +2,6 @@ package openaicompat
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,7 +10,6 @@ import (
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/llm"
-	"github.com/openai/openai-go/v3/packages/ssestream"
 )
 
 const (
@@ -160,48 +158,23 @@ func retryAfter(h http.Header, now time.Time) time.Duration {
 // when generation fails after the headers went out) into an *llm.APIError. Its
 // status is the event's numeric code when it has one, else 500: the server failed
 // after accepting the request, which is worth a retry.
-func streamAPIError(se *ssestream.StreamError, url string) *llm.APIError {
-	var ev struct {
-		Error json.RawMessage `json:"error"`
-	}
-	_ = json.Unmarshal(se.Event.Data, &ev)
+func streamAPIError(data, errField json.RawMessage, url string) *llm.APIError {
 	var obj struct {
 		Code json.RawMessage `json:"code"`
 	}
-	_ = json.Unmarshal(ev.Error, &obj)
+	_ = json.Unmarshal(errField, &obj)
 	status := http.StatusInternalServerError
 	if code, err := strconv.Atoi(strings.Trim(string(obj.Code), `"`)); err == nil && code >= 400 && code <= 599 {
 		status = code
 	}
-	msg := messageOf(ev.Error)
+	msg := messageOf(errField)
 	if msg == "" {
-		msg = se.Message
+		msg = "error event in stream: " + string(truncate(errField, bodyExcerptLen))
 	}
 	return &llm.APIError{
 		Status:  status,
 		Message: msg,
-		Body:    string(truncate(se.Event.Data, bodyExcerptLen)),
+		Body:    string(truncate(data, bodyExcerptLen)),
 		URL:     url,
 	}
-}
-
-// guardedBody wraps a streaming response body: each read tells the idle watchdog
-// the server is alive, and a read failure that is not our own cancellation becomes
-// an ErrUnreachable that names the URL.
-type guardedBody struct {
-	io.ReadCloser
-	url     string
-	alive   func()
-	aborted func() bool
-}
-
-func (b *guardedBody) Read(p []byte) (int, error) {
-	n, err := b.ReadCloser.Read(p)
-	if n > 0 {
-		b.alive()
-	}
-	if err != nil && !errors.Is(err, io.EOF) && !b.aborted() {
-		err = unreachable(b.url, fmt.Errorf("stream broken: %w", err))
-	}
-	return n, err
 }

@@ -1,22 +1,24 @@
 // Package openaicompat is the llm.Provider for servers that speak OpenAI's Chat
-// Completions API: Albert, OpenAI, Ollama, vLLM, llama.cpp. It streams through the
-// official openai-go SDK with the SDK's retries off (internal/llm/retry owns them),
-// reads the fields those servers add (reasoning_content, missing tool call indexes),
-// and can recover tool calls that Qwen models write as XML text.
+// Completions API: Albert, OpenAI, Ollama, vLLM, llama.cpp. It speaks the wire
+// format itself, with net/http, encoding/json and a small SSE reader: the official
+// SDK cost 6 MB of binary, 4 ms of package init and 5 ms of marshalling per call
+// (docs/benchmarks.md) for the few fields we use. It never retries
+// (internal/llm/retry does), reads the fields those servers add
+// (reasoning_content, missing tool call indexes), and can recover tool calls that
+// Qwen models write as XML text.
 package openaicompat
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/llm"
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/packages/ssestream"
 )
 
 // DefaultIdleTimeout is how long a server may stay silent (before the headers, or
@@ -24,6 +26,11 @@ import (
 // than the prefill of a 128k-token prompt on one busy GPU, short enough that a dead
 // connection does not hang a headless run forever.
 const DefaultIdleTimeout = 5 * time.Minute
+
+// maxIdleConnsPerHost is how many warm connections a Provider keeps to its server.
+// By judgement: sub-agents call the same server in parallel, and net/http's
+// default of 2 would make the third one pay a new TLS handshake every turn.
+const maxIdleConnsPerHost = 16
 
 // Options configure a Provider.
 type Options struct {
@@ -33,13 +40,16 @@ type Options struct {
 	// APIKey is sent as a bearer token; empty sends no Authorization header
 	// (Ollama, llama.cpp). The environment is never read.
 	APIKey string
-	// ExtraHeaders are added to every request.
+	// ExtraHeaders are added to every request; they replace the provider's own
+	// headers of the same name.
 	ExtraHeaders map[string]string
-	// UserAgent is sent as User-Agent, such as "albert-code/1.2.0".
+	// UserAgent is sent as User-Agent, such as "albert-code/1.2.0"; empty sends
+	// Go's default.
 	UserAgent string
-	// HTTPClient sends the requests; nil uses a client on a clone of
-	// http.DefaultTransport. Its Timeout must be zero or longer than any answer:
-	// it bounds the whole stream.
+	// HTTPClient sends the requests; nil uses a client of the Provider's own, on
+	// a clone of http.DefaultTransport (proxy from the environment, HTTP/2) that
+	// keeps more idle connections. Its Timeout must be zero or longer than any
+	// answer: it bounds the whole stream.
 	HTTPClient *http.Client
 	// XMLToolCalls turns on recovery of tool calls written as XML in the text
 	// (vLLM serving Qwen; the seed's streaming_xml_tool_calls).
@@ -53,9 +63,13 @@ type Options struct {
 // Provider streams chat completions from one OpenAI-compatible endpoint. It is safe
 // for concurrent use.
 type Provider struct {
-	opts     Options
-	service  openai.ChatCompletionService
-	endpoint string
+	opts   Options
+	client *http.Client
+	// endpoint is where requests go; name is the same URL with any password
+	// redacted, for error messages.
+	endpoint, name string
+	// header is sent with every request, before X-Affinity.
+	header http.Header
 	// now is the clock for Retry-After dates; tests replace it.
 	now func() time.Time
 }
@@ -63,48 +77,62 @@ type Provider struct {
 // New returns a Provider for opts. It never fails: a bad BaseURL shows up as an
 // error naming it on the first call.
 func New(opts Options) *Provider {
-	if opts.HTTPClient == nil {
-		opts.HTTPClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	client := opts.HTTPClient
+	if client == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConnsPerHost = maxIdleConnsPerHost
+		client = &http.Client{Transport: t}
 	}
 	if opts.Timeout == 0 {
 		opts.Timeout = DefaultIdleTimeout
 	}
-	base := strings.TrimRight(opts.BaseURL, "/") + "/"
-	sdkOpts := []option.RequestOption{
-		option.WithBaseURL(base),
-		option.WithHTTPClient(opts.HTTPClient),
-		option.WithMaxRetries(0),
-	}
-	if opts.APIKey != "" {
-		sdkOpts = append(sdkOpts, option.WithAPIKey(opts.APIKey))
-	}
-	if opts.UserAgent != "" {
-		sdkOpts = append(sdkOpts, option.WithHeader("User-Agent", opts.UserAgent))
-	}
-	for k, v := range opts.ExtraHeaders {
-		sdkOpts = append(sdkOpts, option.WithHeader(k, v))
+	endpoint := strings.TrimRight(opts.BaseURL, "/") + "/chat/completions"
+	name := endpoint
+	if u, err := url.Parse(endpoint); err == nil {
+		name = u.Redacted()
 	}
 	return &Provider{
-		opts: opts,
-		// NewChatCompletionService, unlike openai.NewClient, reads no OPENAI_*
-		// variable: a key meant for OpenAI must never reach another server.
-		service:  openai.NewChatCompletionService(sdkOpts...),
-		endpoint: base + "chat/completions",
+		opts:     opts,
+		client:   client,
+		endpoint: endpoint,
+		name:     name,
+		header:   baseHeader(opts),
 		now:      time.Now,
 	}
 }
 
+// baseHeader is what every request carries. Accept says application/json, as the
+// OpenAI SDKs (and so the seed) always sent, even for a stream.
+func baseHeader(opts Options) http.Header {
+	h := http.Header{}
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "application/json")
+	if opts.APIKey != "" {
+		h.Set("Authorization", "Bearer "+opts.APIKey)
+	}
+	if opts.UserAgent != "" {
+		h.Set("User-Agent", opts.UserAgent)
+	}
+	for k, v := range opts.ExtraHeaders {
+		h.Set(k, v)
+	}
+	return h
+}
+
 // errIdle is the cancellation cause when the server stays silent too long.
 var errIdle = errors.New("idle timeout")
+
+// doneMarker is the data of the event that ends an OpenAI stream.
+var doneMarker = []byte("[DONE]")
 
 // Stream sends req and streams the answer; see llm.Provider.
 func (p *Provider) Stream(ctx context.Context, req llm.Request, emit func(llm.StreamEvent)) (*llm.Response, error) {
 	if emit == nil {
 		emit = func(llm.StreamEvent) {}
 	}
-	params, err := buildParams(req)
+	body, err := encodeRequest(req)
 	if err != nil {
-		return nil, fmt.Errorf("build request for %s: %w", p.endpoint, err)
+		return nil, fmt.Errorf("build request for %s: %w", p.name, err)
 	}
 
 	callCtx, cancel := context.WithCancelCause(ctx)
@@ -116,89 +144,65 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request, emit func(llm.St
 		alive = func() { watchdog.Reset(p.opts.Timeout) }
 	}
 
-	var contentType string
-	reqOpts := []option.RequestOption{option.WithMiddleware(p.guard(callCtx, alive, &contentType))}
+	httpReq, err := http.NewRequestWithContext(callCtx, http.MethodPost, p.endpoint, bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("build request for %s: %w", p.name, err)
+	}
+	httpReq.Header = p.header.Clone()
 	if req.SessionID != "" {
-		reqOpts = append(reqOpts, option.WithHeader("X-Affinity", req.SessionID))
+		httpReq.Header.Set("X-Affinity", req.SessionID)
+	}
+	res, err := p.client.Do(httpReq)
+	if err != nil {
+		if callCtx.Err() == nil {
+			err = unreachable(p.name, transportCause(err))
+		}
+		return nil, p.failure(ctx, callCtx, err)
+	}
+	defer func() { _ = res.Body.Close() }()
+	alive()
+	if res.StatusCode >= 400 {
+		return nil, apiErrorFrom(res, p.name, p.now())
 	}
 
-	stream := p.service.NewStreaming(callCtx, params, reqOpts...)
-	defer stream.Close()
 	acc := p.newAssembler(req, emit)
-	chunks := 0
-	for stream.Next() {
-		chunks++
-		acc.add(stream.Current())
-	}
-	if err := p.streamError(ctx, callCtx, stream.Err()); err != nil {
-		return nil, err
+	stream := &guardedBody{ReadCloser: res.Body, url: p.name, alive: alive,
+		aborted: func() bool { return callCtx.Err() != nil }}
+	chunks, err := p.readEvents(stream, acc)
+	if err != nil {
+		return nil, p.failure(ctx, callCtx, err)
 	}
 	if !acc.finished() {
 		if chunks == 0 {
-			return nil, fmt.Errorf("%s: %w: answer has no stream events (Content-Type %q)", p.endpoint, llm.ErrUnreachable, contentType)
+			return nil, fmt.Errorf("%s: %w: answer has no stream events (Content-Type %q)",
+				p.name, llm.ErrUnreachable, res.Header.Get("Content-Type"))
 		}
-		return nil, fmt.Errorf("%s: %w: stream ended before the model finished", p.endpoint, llm.ErrUnreachable)
+		return nil, fmt.Errorf("%s: %w: stream ended before the model finished", p.name, llm.ErrUnreachable)
 	}
+	drain(res.Body, func() { cancel(errDrained) })
 	return acc.response(), nil
 }
 
-// guard is the per-call middleware between the SDK and the network. It turns
-// transport failures into ErrUnreachable and HTTP errors into *llm.APIError before
-// the SDK sees them (the SDK only understands OpenAI's error shape), feeds the idle
-// watchdog, and records the answer's Content-Type for error messages.
-func (p *Provider) guard(callCtx context.Context, alive func(), contentType *string) option.Middleware {
-	return func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-		stripSDKHeaders(r.Header)
-		url := r.URL.Redacted()
-		res, err := next(r)
-		if err != nil {
-			if callCtx.Err() != nil {
-				return nil, err // cancelled or idle: Stream says which
-			}
-			return nil, unreachable(url, err)
-		}
-		alive()
-		if res.StatusCode >= 400 {
-			return nil, apiErrorFrom(res, url, p.now())
-		}
-		*contentType = res.Header.Get("Content-Type")
-		res.Body = &guardedBody{ReadCloser: res.Body, url: url, alive: alive,
-			aborted: func() bool { return callCtx.Err() != nil }}
-		return res, nil
+// transportCause drops the *url.Error around a transport failure: it repeats
+// the method and URL that unreachable already names. The cause below it, such as
+// ECONNREFUSED, stays in the chain.
+func transportCause(err error) error {
+	var uerr *url.Error
+	if errors.As(err, &uerr) {
+		return uerr.Err
 	}
+	return err
 }
 
-// streamError sorts the ways a stream can fail: the caller's cancellation (its own
-// error, never ErrUnreachable), our idle watchdog, errors the middleware already
-// typed, error events inside the stream, and undecodable chunks.
-func (p *Provider) streamError(ctx, callCtx context.Context, err error) error {
-	if err == nil {
-		return nil
-	}
+// failure sorts the ways a call can fail: the caller's cancellation (its own
+// error, never ErrUnreachable), our idle watchdog, and the rest, already typed
+// where they happened.
+func (p *Provider) failure(ctx, callCtx context.Context, err error) error {
 	if ctx.Err() != nil {
-		return fmt.Errorf("%s: %w", p.endpoint, ctx.Err())
+		return fmt.Errorf("%s: %w", p.name, ctx.Err())
 	}
 	if errors.Is(context.Cause(callCtx), errIdle) {
-		return unreachable(p.endpoint, fmt.Errorf("no data for %s", p.opts.Timeout))
+		return unreachable(p.name, fmt.Errorf("no data for %s", p.opts.Timeout))
 	}
-	var apiErr *llm.APIError
-	if errors.As(err, &apiErr) || errors.Is(err, llm.ErrUnreachable) {
-		return err
-	}
-	var se *ssestream.StreamError
-	if errors.As(err, &se) {
-		return streamAPIError(se, p.endpoint)
-	}
-	return fmt.Errorf("read stream from %s: %w", p.endpoint, err)
-}
-
-// stripSDKHeaders removes the SDK's X-Stainless-* telemetry (OS, architecture,
-// runtime version): a government endpoint has no use for it, and the request then
-// carries exactly what the seed sent.
-func stripSDKHeaders(h http.Header) {
-	for k := range h {
-		if strings.HasPrefix(k, "X-Stainless-") {
-			h.Del(k)
-		}
-	}
+	return err
 }

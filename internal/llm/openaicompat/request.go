@@ -1,113 +1,159 @@
 package openaicompat
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
 	"github.com/etalab-ia/albert-code/internal/llm"
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/shared"
 )
-
-// reasoningField is where an assistant's reasoning goes back to the server: the
-// name vLLM, Albert and DeepSeek read, and the seed's reasoning_field_name default.
-const reasoningField = "reasoning_content"
 
 // userMergeSeparator joins consecutive user messages, which chat templates such as
 // Mistral's reject ("roles must alternate"); the seed merges them the same way.
 const userMergeSeparator = "\n\n"
 
-// buildParams translates a canonical request into the Chat Completions body.
-func buildParams(req llm.Request) (openai.ChatCompletionNewParams, error) {
-	params := openai.ChatCompletionNewParams{
-		Model:    req.Model,
-		Messages: wireMessages(req.Messages),
-		// Usage arrives only on request, in a last chunk with no choices.
-		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
+// chatRequest is the Chat Completions body, limited to the fields we send. Every
+// call streams, with usage asked for: it arrives in a last chunk with no choices.
+type chatRequest struct {
+	Model         string        `json:"model"`
+	Messages      []wireMessage `json:"messages"`
+	Tools         []wireTool    `json:"tools,omitempty"`
+	ToolChoice    string        `json:"tool_choice,omitempty"`
+	Stream        bool          `json:"stream"`
+	StreamOptions streamOptions `json:"stream_options"`
+	Temperature   *float64      `json:"temperature,omitempty"`
+	MaxTokens     int           `json:"max_tokens,omitempty"`
+}
+
+type streamOptions struct {
+	IncludeUsage bool `json:"include_usage"`
+}
+
+// wireMessage is one message of any role. Content is a pointer because an
+// assistant message with tool calls leaves it out while every other message sends
+// it, even empty.
+type wireMessage struct {
+	Role    string  `json:"role"`
+	Content *string `json:"content,omitempty"`
+	// ReasoningContent gives an assistant's reasoning back under the name vLLM,
+	// Albert and DeepSeek read (the seed's reasoning_field_name default).
+	ReasoningContent string         `json:"reasoning_content,omitempty"`
+	ToolCalls        []wireToolCall `json:"tool_calls,omitempty"`
+	ToolCallID       string         `json:"tool_call_id,omitempty"`
+}
+
+type wireToolCall struct {
+	ID       string       `json:"id"`
+	Type     string       `json:"type"`
+	Function wireFunction `json:"function"`
+}
+
+type wireFunction struct {
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+type wireTool struct {
+	Type     string          `json:"type"`
+	Function wireFunctionDef `json:"function"`
+}
+
+type wireFunctionDef struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// emptySchema is sent for a tool without parameters: servers reject a missing or
+// null "parameters" in some versions (vLLM's validation, older Ollama).
+var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
+
+// encodeRequest translates a canonical request into the Chat Completions body.
+// HTML characters are left unescaped: code is full of <, > and &, and the body
+// stays readable in server logs.
+func encodeRequest(req llm.Request) ([]byte, error) {
+	body := chatRequest{
+		Model:         req.Model,
+		Messages:      wireMessages(req.Messages),
+		Stream:        true,
+		StreamOptions: streamOptions{IncludeUsage: true},
+		Temperature:   req.Temperature,
 	}
 	if len(req.Tools) > 0 {
 		tools, err := wireTools(req.Tools)
 		if err != nil {
-			return params, err
+			return nil, err
 		}
-		params.Tools = tools
-		params.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String("auto")}
-	}
-	if req.Temperature != nil {
-		params.Temperature = openai.Float(*req.Temperature)
+		body.Tools = tools
+		body.ToolChoice = "auto"
 	}
 	if req.MaxTokens > 0 {
-		params.MaxTokens = openai.Int(int64(req.MaxTokens))
+		body.MaxTokens = req.MaxTokens
 	}
-	return params, nil
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(&body); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
-func wireMessages(msgs []llm.Message) []openai.ChatCompletionMessageParamUnion {
-	out := make([]openai.ChatCompletionMessageParamUnion, 0, len(msgs))
+func wireMessages(msgs []llm.Message) []wireMessage {
+	out := make([]wireMessage, 0, len(msgs))
 	for i := 0; i < len(msgs); i++ {
 		m := msgs[i]
 		switch m.Role {
 		case llm.RoleSystem:
-			out = append(out, openai.SystemMessage(m.Content))
+			out = append(out, wireMessage{Role: "system", Content: &m.Content})
 		case llm.RoleUser:
 			content := m.Content
 			for i+1 < len(msgs) && msgs[i+1].Role == llm.RoleUser {
 				i++
 				content += userMergeSeparator + msgs[i].Content
 			}
-			out = append(out, openai.UserMessage(content))
+			out = append(out, wireMessage{Role: "user", Content: &content})
 		case llm.RoleAssistant:
 			out = append(out, assistantMessage(m))
 		case llm.RoleTool:
-			out = append(out, openai.ToolMessage(m.Content, m.ToolCallID))
+			out = append(out, wireMessage{Role: "tool", Content: &m.Content, ToolCallID: m.ToolCallID})
 		}
 	}
 	return out
 }
 
-func assistantMessage(m llm.Message) openai.ChatCompletionMessageParamUnion {
-	a := openai.ChatCompletionAssistantMessageParam{}
+func assistantMessage(m llm.Message) wireMessage {
+	w := wireMessage{Role: "assistant", ReasoningContent: m.Reasoning}
 	// With tool calls an empty content is left out (null); without, it is sent as
 	// "" because some servers reject an assistant message with no content at all.
 	if m.Content != "" || len(m.ToolCalls) == 0 {
-		a.Content.OfString = openai.String(m.Content)
+		w.Content = &m.Content
 	}
-	for _, tc := range m.ToolCalls {
-		a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
-			OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
-				ID: tc.ID,
-				Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{
-					Name:      tc.Name,
-					Arguments: tc.Arguments,
-				},
-			},
-		})
+	if len(m.ToolCalls) > 0 {
+		w.ToolCalls = make([]wireToolCall, len(m.ToolCalls))
+		for i, tc := range m.ToolCalls {
+			w.ToolCalls[i] = wireToolCall{ID: tc.ID, Type: "function",
+				Function: wireFunction{Name: tc.Name, Arguments: tc.Arguments}}
+		}
 	}
-	if m.Reasoning != "" {
-		a.SetExtraFields(map[string]any{reasoningField: m.Reasoning})
-	}
-	return openai.ChatCompletionMessageParamUnion{OfAssistant: &a}
+	return w
 }
 
-// emptySchema is sent for a tool without parameters: servers reject a missing or
-// null "parameters" in some versions (vLLM's validation, older Ollama).
-var emptySchema = shared.FunctionParameters{"type": "object", "properties": map[string]any{}}
-
-func wireTools(specs []llm.ToolSpec) ([]openai.ChatCompletionToolUnionParam, error) {
-	tools := make([]openai.ChatCompletionToolUnionParam, 0, len(specs))
-	for _, s := range specs {
+// wireTools passes each schema through as written, after checking it is a JSON
+// object: a tool with a broken schema fails the call here, naming the tool,
+// instead of as a 422 from the server.
+func wireTools(specs []llm.ToolSpec) ([]wireTool, error) {
+	tools := make([]wireTool, len(specs))
+	for i, s := range specs {
 		schema := emptySchema
-		if len(s.Parameters) > 0 && string(s.Parameters) != "null" {
-			schema = shared.FunctionParameters{}
-			if err := json.Unmarshal(s.Parameters, &schema); err != nil {
-				return nil, fmt.Errorf("tool %q: parameters are not a JSON object: %w", s.Name, err)
+		if params := bytes.TrimSpace(s.Parameters); len(params) > 0 && string(params) != "null" {
+			if params[0] != '{' || !json.Valid(params) {
+				return nil, fmt.Errorf("tool %q: parameters are not a JSON object: %.80s", s.Name, params)
 			}
+			schema = params
 		}
-		fn := shared.FunctionDefinitionParam{Name: s.Name, Parameters: schema}
-		if s.Description != "" {
-			fn.Description = openai.String(s.Description)
-		}
-		tools = append(tools, openai.ChatCompletionFunctionTool(fn))
+		tools[i] = wireTool{Type: "function",
+			Function: wireFunctionDef{Name: s.Name, Description: s.Description, Parameters: schema}}
 	}
 	return tools, nil
 }

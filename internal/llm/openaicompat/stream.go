@@ -1,20 +1,14 @@
 package openaicompat
 
 import (
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"strings"
 
 	"github.com/etalab-ia/albert-code/internal/llm"
 	"github.com/etalab-ia/albert-code/internal/llm/xmltools"
-	"github.com/openai/openai-go/v3"
 )
-
-// reasoningFields are the delta fields servers stream reasoning in: vLLM, Albert
-// and DeepSeek use reasoning_content; newer vLLM and Ollama use reasoning (vLLM
-// may send both with the same text, so only the first non-empty one counts).
-var reasoningFields = []string{"reasoning_content", "reasoning"}
 
 // assembler turns chunks into events, in arrival order, and into the final answer.
 type assembler struct {
@@ -24,7 +18,7 @@ type assembler struct {
 	reasoning strings.Builder
 	calls     []*callSlot
 	// byIndex maps a wire tool call index to its slot in calls.
-	byIndex map[int64]int
+	byIndex map[int]int
 	// lastNative is the slot that index-less fragments continue, -1 when none.
 	lastNative int
 	finish     string
@@ -44,19 +38,18 @@ type callSlot struct {
 }
 
 func (p *Provider) newAssembler(req llm.Request, emit func(llm.StreamEvent)) *assembler {
-	a := &assembler{emit: emit, model: req.Model, byIndex: map[int64]int{}, lastNative: -1}
+	a := &assembler{emit: emit, model: req.Model, byIndex: map[int]int{}, lastNative: -1}
 	if p.opts.XMLToolCalls {
 		a.xml = xmltools.NewParser(xmltools.WithStringParams(stringParams(req.Tools)))
 	}
 	return a
 }
 
-func (a *assembler) add(chunk openai.ChatCompletionChunk) {
-	if chunk.Model != "" {
-		a.model = chunk.Model
+func (a *assembler) add(c *wireChunk) {
+	if c.Model != "" {
+		a.model = c.Model
 	}
-	if chunk.JSON.Usage.Valid() {
-		u := chunk.Usage
+	if u := c.Usage; u != nil {
 		a.usage = llm.Usage{
 			InputTokens:       u.PromptTokens,
 			OutputTokens:      u.CompletionTokens,
@@ -64,39 +57,26 @@ func (a *assembler) add(chunk openai.ChatCompletionChunk) {
 			ReasoningTokens:   u.CompletionTokensDetails.ReasoningTokens,
 		}
 	}
-	for _, choice := range chunk.Choices {
+	for i := range c.Choices {
+		choice := &c.Choices[i]
 		if choice.Index != 0 {
 			continue // we never ask for n > 1
 		}
-		d := choice.Delta
-		if r := reasoningDelta(d); r != "" {
+		d := &choice.Delta
+		if r := cmp.Or(d.ReasoningContent, d.Reasoning); r != "" {
 			a.reasoning.WriteString(r)
 			a.emit(llm.StreamEvent{Kind: llm.EventReasoningDelta, Text: r})
 		}
 		if d.Content != "" {
 			a.addContent(d.Content)
 		}
-		for _, tc := range d.ToolCalls {
-			a.addToolDelta(tc)
+		for j := range d.ToolCalls {
+			a.addToolDelta(&d.ToolCalls[j])
 		}
 		if choice.FinishReason != "" {
 			a.finish = choice.FinishReason
 		}
 	}
-}
-
-func reasoningDelta(d openai.ChatCompletionChunkChoiceDelta) string {
-	for _, name := range reasoningFields {
-		f, ok := d.JSON.ExtraFields[name]
-		if !ok {
-			continue
-		}
-		var s string
-		if json.Unmarshal([]byte(f.Raw()), &s) == nil && s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 func (a *assembler) addContent(text string) {
@@ -127,7 +107,7 @@ func (a *assembler) addXMLCalls(calls []xmltools.Call) {
 	}
 }
 
-func (a *assembler) addToolDelta(tc openai.ChatCompletionChunkChoiceDeltaToolCall) {
+func (a *assembler) addToolDelta(tc *toolCallDelta) {
 	pos := a.slotFor(tc)
 	s := a.calls[pos]
 	if tc.ID != "" && s.wireID == "" {
@@ -153,7 +133,7 @@ func (a *assembler) addToolDelta(tc openai.ChatCompletionChunkChoiceDeltaToolCal
 // because some compatibility layers number every parallel call 0. vLLM may omit
 // index: then a fragment with a new id starts a call and one without an id
 // continues the last.
-func (a *assembler) slotFor(tc openai.ChatCompletionChunkChoiceDeltaToolCall) int {
+func (a *assembler) slotFor(tc *toolCallDelta) int {
 	if tc.ID != "" {
 		for pos, s := range a.calls {
 			if s.wireID == tc.ID {
@@ -161,12 +141,12 @@ func (a *assembler) slotFor(tc openai.ChatCompletionChunkChoiceDeltaToolCall) in
 			}
 		}
 	}
-	if tc.JSON.Index.Valid() {
-		if pos, ok := a.byIndex[tc.Index]; ok && (tc.ID == "" || a.calls[pos].wireID == "") {
+	if tc.Index != nil {
+		if pos, ok := a.byIndex[*tc.Index]; ok && (tc.ID == "" || a.calls[pos].wireID == "") {
 			return pos
 		}
 		pos := a.newSlot()
-		a.byIndex[tc.Index] = pos
+		a.byIndex[*tc.Index] = pos
 		return pos
 	}
 	if tc.ID == "" && a.lastNative >= 0 {

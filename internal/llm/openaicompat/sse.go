@@ -1,0 +1,103 @@
+package openaicompat
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+)
+
+const (
+	// sseBufferSize is the read buffer: a typical chunk (200-400 bytes) and many
+	// of them fit, so most lines are read without copying into lineBuf.
+	sseBufferSize = 64 << 10
+	// maxSSELine bounds one line. A server that does not really stream may send a
+	// whole answer (a file being written) in one chunk, so the bound is large: the
+	// 32 MiB the openai-go SDK allowed, by judgement still far above any answer.
+	maxSSELine = 32 << 20
+)
+
+// errLineTooLong reports a line longer than maxSSELine.
+var errLineTooLong = fmt.Errorf("server-sent event line longer than %d bytes", maxSSELine)
+
+// sseReader reads the data of server-sent events, following the WHATWG
+// event-stream rules that matter for chat completions: an empty line ends an
+// event, several data lines are joined with "\n", lines starting with ":" are
+// comments (keep-alives), a line ends with LF or CRLF, and an event still open
+// at the end of the stream is dropped. Other fields (event, id, retry) carry
+// nothing chat completions use and are ignored.
+type sseReader struct {
+	r *bufio.Reader
+	// data is the current event's data, reused from event to event.
+	data []byte
+	// hasData is whether the current event has had a data line, even empty.
+	hasData bool
+	// lineBuf gathers a line longer than the read buffer.
+	lineBuf []byte
+	// maxLine is maxSSELine; tests lower it.
+	maxLine int
+}
+
+func newSSEReader(r io.Reader) *sseReader {
+	return &sseReader{r: bufio.NewReaderSize(r, sseBufferSize), maxLine: maxSSELine}
+}
+
+// next returns the data of the next event, valid until the following call, or
+// io.EOF when the stream ends.
+func (s *sseReader) next() ([]byte, error) {
+	s.data, s.hasData = s.data[:0], false
+	for {
+		line, err := s.readLine()
+		if err != nil {
+			return nil, err
+		}
+		if len(line) == 0 {
+			if s.hasData {
+				return s.data, nil
+			}
+			continue
+		}
+		if line[0] == ':' {
+			continue
+		}
+		field, value, found := bytes.Cut(line, []byte(":"))
+		if found && len(value) > 0 && value[0] == ' ' {
+			value = value[1:]
+		}
+		if string(field) != "data" {
+			continue
+		}
+		if s.hasData {
+			s.data = append(s.data, '\n')
+		}
+		s.data = append(s.data, value...)
+		s.hasData = true
+	}
+}
+
+// readLine returns the next line without its line ending, valid until the next
+// call. A last line with no line ending is returned as io.EOF: the event it
+// belongs to never completed.
+func (s *sseReader) readLine() ([]byte, error) {
+	line, err := s.r.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		s.lineBuf = append(s.lineBuf[:0], line...)
+		for errors.Is(err, bufio.ErrBufferFull) {
+			if len(s.lineBuf) > s.maxLine {
+				return nil, errLineTooLong
+			}
+			line, err = s.r.ReadSlice('\n')
+			s.lineBuf = append(s.lineBuf, line...)
+		}
+		line = s.lineBuf
+	}
+	if err != nil {
+		return nil, err
+	}
+	line = line[:len(line)-1]
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		line = line[:n-1]
+	}
+	return line, nil
+}
