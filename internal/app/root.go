@@ -110,7 +110,7 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, stdin io.Reader) er
 	}
 	closeLog := openLogFile(e.cfg.Home)
 	defer closeLog()
-	run, err := e.newRun(f)
+	run, err := e.newRun(f, text)
 	if err != nil {
 		if errors.Is(err, config.ErrMissingAPIKey) || errors.Is(err, session.ErrNotFound) ||
 			errors.Is(err, session.ErrNoSession) || errors.Is(err, session.ErrAmbiguous) {
@@ -180,7 +180,7 @@ type run struct {
 
 // newRun builds the agent for a headless run: model and provider, session (new,
 // continued or resumed), tools, permissions, middlewares and system prompt.
-func (e *env) newRun(f runFlags) (*run, error) {
+func (e *env) newRun(f runFlags, firstPrompt string) (*run, error) {
 	m, p, err := e.modelFor()
 	if err != nil {
 		return nil, err
@@ -214,7 +214,10 @@ func (e *env) newRun(f runFlags) (*run, error) {
 			stats = agent.Stats{Usage: meta.Usage, Cost: meta.Cost}
 			r.warnings = append(r.warnings, sl.Warnings()...)
 		default:
-			if sl, err = store.Create(session.Meta{Cwd: e.workDir, Model: m.Name, Profile: e.profile.Name}); err != nil {
+			// The title is known now: setting it here saves a meta.json rewrite on the
+			// first append.
+			meta := session.Meta{Cwd: e.workDir, Model: m.Name, Profile: e.profile.Name, Title: session.Title(firstPrompt)}
+			if sl, err = store.Create(meta); err != nil {
 				return nil, err
 			}
 		}
