@@ -179,7 +179,9 @@ type run struct {
 }
 
 // newRun builds the agent for a headless run: model and provider, session (new,
-// continued or resumed), tools, permissions, middlewares and system prompt.
+// continued or resumed), tools, permissions, middlewares and system prompt. The
+// session is opened while the tools are built: one waits on the disk (fsyncs), the
+// other on the CPU (schemas), and start-up is most of a short run's overhead.
 func (e *env) newRun(f runFlags, firstPrompt string) (*run, error) {
 	m, p, err := e.modelFor()
 	if err != nil {
@@ -189,62 +191,85 @@ func (e *env) newRun(f runFlags, firstPrompt string) (*run, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &run{model: m.Name, close: func() {}}
+	var sess openedSession
+	var sessErr error
+	opened := make(chan struct{})
+	go func() {
+		defer close(opened)
+		sess, sessErr = e.openSession(f, m.Name, firstPrompt)
+	}()
 
-	var history []llm.Message
-	var stats agent.Stats
-	var log agent.SessionLog
 	subs := &subAgents{env: e, provider: provider, model: agentModel(m)}
-	if e.cfg.Session.Enabled {
-		store := e.sessionStore()
-		subs.store = store
-		var sl *session.Log
-		switch {
-		case f.cont || f.resume != "":
-			ref := f.resume
-			if f.cont {
-				if ref, err = store.Latest(e.workDir); err != nil {
-					return nil, err
-				}
-			}
-			if sl, history, err = store.Open(ref); err != nil {
-				return nil, err
-			}
-			meta := sl.Meta()
-			stats = agent.Stats{Usage: meta.Usage, Cost: meta.Cost}
-			r.warnings = append(r.warnings, sl.Warnings()...)
-		default:
-			// The title is known now: setting it here saves a meta.json rewrite on the
-			// first append.
-			meta := session.Meta{Cwd: e.workDir, Model: m.Name, Profile: e.profile.Name, Title: session.Title(firstPrompt)}
-			if sl, err = store.Create(meta); err != nil {
-				return nil, err
-			}
-		}
-		r.sessionID = sl.ID()
-		subs.parentID = sl.ID()
-		r.close = func() { _ = sl.Close() }
-		log = sessionLog{log: sl}
-	}
-
 	todos := &builtin.TodoList{}
-	reg, err := e.tools(e.profile, builtin.Deps{Todos: todos, SubAgents: subs, Search: e.searchBackend()})
-	if err != nil {
-		return nil, err
-	}
+	reg, toolErr := e.tools(e.profile, builtin.Deps{Todos: todos, SubAgents: subs, Search: e.searchBackend()})
 	system, _ := prompt.Build(prompt.Input{WorkDir: e.workDir, Trusted: e.trusted, Model: m.Name,
 		Profile: e.profile.Name, ProfileAddition: e.profile.SystemPrompt, Now: time.Now()})
-	a, err := agent.New(agent.Options{
+	<-opened
+	if err := errors.Join(sessErr, toolErr); err != nil {
+		sess.close()
+		return nil, err
+	}
+
+	r := &run{model: m.Name, close: sess.close, warnings: sess.warnings}
+	opts := agent.Options{
 		Provider: provider, Model: agentModel(m), Tools: reg, Policy: e.policy(e.profile),
 		Middlewares:  e.middlewares(e.profile, limits{maxTurns: f.maxTurns, maxPrice: f.maxPrice}, todos),
-		SystemPrompt: system, History: history, Stats: stats, Log: log, SessionID: r.sessionID,
-	})
+		SystemPrompt: system, History: sess.history, Stats: sess.stats,
+	}
+	if sess.log != nil {
+		r.sessionID = sess.log.ID()
+		subs.store, subs.parentID = e.sessionStore(), r.sessionID
+		opts.Log, opts.SessionID = sessionLog{log: sess.log}, r.sessionID
+	}
+	a, err := agent.New(opts)
 	if err != nil {
+		sess.close()
 		return nil, err
 	}
 	subs.parent = func() *agent.Agent { return a }
 	r.agent = a
 	return r, nil
+}
+
+// openedSession is the session a run appends to, with what it brings back.
+type openedSession struct {
+	log      *session.Log // nil when sessions are disabled
+	history  []llm.Message
+	stats    agent.Stats
+	warnings []string
+}
+
+func (s openedSession) close() {
+	if s.log != nil {
+		_ = s.log.Close()
+	}
+}
+
+// openSession creates a session, or opens the one --continue or --resume names.
+func (e *env) openSession(f runFlags, model, firstPrompt string) (openedSession, error) {
+	if !e.cfg.Session.Enabled {
+		return openedSession{}, nil
+	}
+	store := e.sessionStore()
+	if !f.cont && f.resume == "" {
+		// The title is known now: setting it here saves a meta.json rewrite on the
+		// first append.
+		sl, err := store.Create(session.Meta{Cwd: e.workDir, Model: model, Profile: e.profile.Name, Title: session.Title(firstPrompt)})
+		return openedSession{log: sl}, err
+	}
+	ref := f.resume
+	if f.cont {
+		var err error
+		if ref, err = store.Latest(e.workDir); err != nil {
+			return openedSession{}, err
+		}
+	}
+	sl, history, err := store.Open(ref)
+	if err != nil {
+		return openedSession{}, err
+	}
+	meta := sl.Meta()
+	return openedSession{log: sl, history: history, stats: agent.Stats{Usage: meta.Usage, Cost: meta.Cost}, warnings: sl.Warnings()}, nil
 }
 
 func (e *env) searchBackend() builtin.SearchBackend {
