@@ -23,21 +23,27 @@ type Def[P any] struct {
 // New builds a Tool from a typed definition. It panics if P cannot be described as a
 // JSON Schema object: that is a programming error found by any test that builds the tool.
 func New[P any](d Def[P]) Tool {
-	schema, err := jsonschema.For[P](nil)
-	if err != nil {
-		panic(fmt.Sprintf("tool %s: schema for %T: %v", d.Info.Name, *new(P), err))
-	}
 	if d.Info.Schema == nil {
-		raw, err := json.Marshal(schema)
+		raw, err := SchemaFor[P]()
 		if err != nil {
-			panic(fmt.Sprintf("tool %s: marshal schema: %v", d.Info.Name, err))
+			panic(fmt.Sprintf("tool %s: %v", d.Info.Name, err))
 		}
 		d.Info.Schema = raw
 	}
 	t := &typed[P]{def: d}
-	// Resolving a schema for validation costs about as much as generating it, and
-	// most tools are never called in a run: resolve on first use.
+	// Arguments are validated against the schema of P: types and required fields.
+	// Bounds and enums a tool adds to Info.Schema for the model are left to the tool,
+	// whose own messages say more than a schema validator's. Resolving costs more than
+	// writing, and most tools are not called in a run: resolve on first use.
 	t.resolve = sync.OnceValue(func() *jsonschema.Resolved {
+		raw, err := SchemaFor[P]()
+		if err != nil {
+			panic(fmt.Sprintf("tool %s: %v", d.Info.Name, err))
+		}
+		var schema jsonschema.Schema
+		if err := json.Unmarshal(raw, &schema); err != nil {
+			panic(fmt.Sprintf("tool %s: schema is not valid JSON Schema: %v", d.Info.Name, err))
+		}
 		resolved, err := schema.Resolve(nil)
 		if err != nil {
 			panic(fmt.Sprintf("tool %s: resolve schema: %v", d.Info.Name, err))

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"github.com/etalab-ia/albert-code/internal/tool"
 )
 
@@ -69,12 +67,12 @@ func AskUserQuestion(asker Asker) tool.Tool {
 	return tool.New(tool.Def[AskParams]{
 		Info: tool.Info{
 			Name: "ask_user_question", Description: askDescription, ReadOnly: true, Kind: tool.KindOther,
-			Schema: schemaFor[AskParams](func(s *jsonschema.Schema) {
-				qs := s.Properties["questions"]
-				qs.MinItems, qs.MaxItems = jsonschema.Ptr(1), jsonschema.Ptr(maxQuestions)
-				qs.Items.Properties["header"].MaxLength = jsonschema.Ptr(maxHeaderRunes)
-				opts := qs.Items.Properties["options"]
-				opts.MinItems, opts.MaxItems = jsonschema.Ptr(minOptions), jsonschema.Ptr(maxOptions)
+			Schema: schemaFor[AskParams](func(s schemaNode) {
+				qs := s.Prop("questions")
+				qs["minItems"], qs["maxItems"] = 1, maxQuestions
+				qs.Items().Prop("header")["maxLength"] = maxHeaderRunes
+				opts := qs.Items().Prop("options")
+				opts["minItems"], opts["maxItems"] = minOptions, maxOptions
 			}),
 		},
 		Run: func(ctx context.Context, call tool.Call, p AskParams) (tool.Result, error) {

@@ -76,3 +76,13 @@ func TestAskUserQuestion(t *testing.T) {
 		})
 	}
 }
+
+func TestAskSchemaCarriesBounds(t *testing.T) {
+	t.Parallel()
+	schema := string(AskUserQuestion(nil).Info().Schema)
+	for _, want := range []string{`"maxItems":4`, `"minItems":1`, `"maxLength":12`, `"minItems":2`} {
+		if !strings.Contains(schema, want) {
+			t.Errorf("schema lacks %s: %s", want, schema)
+		}
+	}
+}

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"github.com/etalab-ia/albert-code/internal/tool"
 )
 
@@ -164,16 +162,32 @@ func All(env Env, deps Deps) []tool.Tool {
 
 // schemaFor is the schema tool.New would generate for P, after edit adds what Go
 // types cannot say (enums, bounds). Validation still uses the generated schema, so
-// each tool checks those constraints itself too.
-func schemaFor[P any](edit func(s *jsonschema.Schema)) json.RawMessage {
-	s, err := jsonschema.For[P](nil)
+// each tool checks those constraints itself too, with messages that say more.
+func schemaFor[P any](edit func(s schemaNode)) json.RawMessage {
+	raw, err := tool.SchemaFor[P]()
 	if err != nil {
 		panic(err)
 	}
-	edit(s)
-	raw, err := json.Marshal(s)
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		panic(err)
+	}
+	edit(m)
+	out, err := json.Marshal(m)
 	if err != nil {
 		panic(err)
 	}
-	return raw
+	return out
 }
+
+// schemaNode is one object of a decoded JSON Schema, for schemaFor's edits. A path
+// that does not exist panics: the edits are fixed code, run by every test.
+type schemaNode map[string]any
+
+// Prop is the schema of property name.
+func (n schemaNode) Prop(name string) schemaNode {
+	return n["properties"].(map[string]any)[name].(map[string]any)
+}
+
+// Items is the schema of an array's items.
+func (n schemaNode) Items() schemaNode { return n["items"].(map[string]any) }

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"github.com/etalab-ia/albert-code/internal/tool"
 )
 
@@ -97,12 +95,13 @@ func Todo(list *TodoList) tool.Tool {
 	return tool.New(tool.Def[TodoParams]{
 		Info: tool.Info{
 			Name: "todo", Description: todoDescription, ReadOnly: true, Kind: tool.KindThink,
-			Schema: schemaFor[TodoParams](func(s *jsonschema.Schema) {
-				status := s.Properties["todos"].Items.Properties["status"]
+			Schema: schemaFor[TodoParams](func(s schemaNode) {
+				var enum []string
 				for _, st := range todoStatuses {
-					status.Enum = append(status.Enum, string(st))
+					enum = append(enum, string(st))
 				}
-				s.Properties["todos"].MaxItems = jsonschema.Ptr(maxTodos)
+				s.Prop("todos").Items().Prop("status")["enum"] = enum
+				s.Prop("todos")["maxItems"] = maxTodos
 			}),
 		},
 		Run: func(ctx context.Context, call tool.Call, p TodoParams) (tool.Result, error) {
