@@ -62,7 +62,7 @@ func mkSession(t *testing.T, s *Store, m Meta) {
 		t.Fatal(err)
 	}
 	m.SchemaVersion = SchemaVersion
-	if err := writeMeta(dir, m); err != nil {
+	if err := writeMeta(dir, m, durable); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, messagesFile), nil, 0o600); err != nil {

@@ -27,6 +27,16 @@ type Log struct {
 	// metaDirty says meta holds counts newer than meta.json (see Append).
 	metaDirty bool
 	warnings  []string
+
+	// Background fsync of messages.jsonl (see Append): syncing while a goroutine
+	// runs, resync when appends came in during its fsync, syncErr the first failure
+	// (reported by the next Flush), synced signalled when the goroutine stops.
+	syncing, resync bool
+	syncErr         error
+	synced          *sync.Cond
+	// pendingCreate, set by Store.Create, makes the new session durable (its
+	// meta.json and the folder entries) before the first fsync of the log.
+	pendingCreate func() error
 }
 
 // errClosed is returned by Append and UpdateMeta after Close.
@@ -43,7 +53,9 @@ func openLog(dir string, m Meta, now func() time.Time, warnings []string) (*Log,
 		f.Close()
 		return nil, fmt.Errorf("open %s for appending: %w", path, err)
 	}
-	return &Log{dir: dir, now: now, f: f, size: st.Size(), meta: m, warnings: warnings}, nil
+	l := &Log{dir: dir, now: now, f: f, size: st.Size(), meta: m, warnings: warnings}
+	l.synced = sync.NewCond(&l.mu)
+	return l, nil
 }
 
 // ID is the session's ID.
@@ -64,8 +76,13 @@ func (l *Log) Meta() Meta {
 // It is empty for a healthy session.
 func (l *Log) Warnings() []string { return slices.Clone(l.warnings) }
 
-// Append writes one line per message and fsyncs before returning, so a crash loses
-// at most the line being written. It keeps message_count and updated_at in memory
+// Append writes one line per message with a single write before returning, so a
+// crash of the process loses nothing: the bytes are the kernel's. The fsync that makes
+// them survive a crash of the machine runs in the background, coalescing the appends
+// that arrive meanwhile, so the agent does not wait on the disk at every message;
+// Flush, UpdateMeta and Close wait for it. After a machine crash the log is a prefix
+// of what was appended, possibly ending in a torn line that Open sets aside.
+// It keeps message_count and updated_at in memory
 // and writes meta.json only when the title is first set (from the first
 // non-synthetic user message); UpdateMeta and Close write the rest. Rewriting
 // meta.json on every append cost three fsyncs each and was most of a headless
@@ -100,10 +117,12 @@ func (l *Log) Append(msgs ...llm.Message) error {
 		}
 		return fmt.Errorf("append to %s: %w", path, err)
 	}
-	if err := l.f.Sync(); err != nil {
-		return fmt.Errorf("append to %s: fsync: %w", path, err)
-	}
 	l.size += int64(buf.Len())
+	l.scheduleSync()
+	if err := l.syncErr; err != nil {
+		l.syncErr = nil
+		return fmt.Errorf("messages written, but an earlier %w", err)
+	}
 
 	l.meta.MessageCount += len(msgs)
 	titled := false
@@ -119,7 +138,7 @@ func (l *Log) Append(msgs ...llm.Message) error {
 	l.meta.UpdatedAt = l.now().UTC()
 	l.metaDirty = true
 	if titled {
-		if err := writeMeta(l.dir, l.meta); err != nil {
+		if err := writeMeta(l.dir, l.meta, replaceOnly); err != nil {
 			return fmt.Errorf("messages saved, but: %w", err)
 		}
 		l.metaDirty = false
@@ -137,12 +156,16 @@ func (l *Log) UpdateMeta(fn func(*Meta)) error {
 	if l.f == nil {
 		return fmt.Errorf("update meta of session %s: %w", l.ID(), errClosed)
 	}
+	// The meta must never count messages the disk might not have.
+	if err := l.waitSynced(); err != nil {
+		return err
+	}
 	m := l.meta
 	fn(&m)
 	m.SchemaVersion, m.ID, m.CreatedAt, m.MessageCount =
 		l.meta.SchemaVersion, l.meta.ID, l.meta.CreatedAt, l.meta.MessageCount
 	m.UpdatedAt = l.now().UTC()
-	if err := writeMeta(l.dir, m); err != nil {
+	if err := writeMeta(l.dir, m, replaceOnly); err != nil {
 		return err
 	}
 	l.meta = m
@@ -157,9 +180,9 @@ func (l *Log) Close() error {
 	if l.f == nil {
 		return nil
 	}
-	var err error
+	err := l.waitSynced()
 	if l.metaDirty {
-		err = writeMeta(l.dir, l.meta)
+		err = errors.Join(err, writeMeta(l.dir, l.meta, replaceOnly))
 		l.metaDirty = false
 	}
 	err = errors.Join(err, l.f.Close())
@@ -168,4 +191,60 @@ func (l *Log) Close() error {
 		return fmt.Errorf("close session %s: %w", l.ID(), err)
 	}
 	return nil
+}
+
+// Flush waits until every message appended so far is fsynced, and reports a failed
+// background fsync.
+func (l *Log) Flush() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.waitSynced()
+}
+
+// scheduleSync starts the background fsync, or asks the running one to go again.
+// Called with mu held.
+func (l *Log) scheduleSync() {
+	if l.syncing {
+		l.resync = true
+		return
+	}
+	l.syncing = true
+	go l.syncLoop(l.f)
+}
+
+func (l *Log) syncLoop(f *os.File) {
+	l.mu.Lock()
+	create := l.pendingCreate
+	l.pendingCreate = nil
+	l.mu.Unlock()
+	for {
+		var err error
+		if create != nil {
+			err, create = create(), nil
+		}
+		err = errors.Join(err, f.Sync())
+		l.mu.Lock()
+		if err != nil && l.syncErr == nil {
+			l.syncErr = fmt.Errorf("fsync %s: %w", f.Name(), err)
+		}
+		if !l.resync {
+			l.syncing = false
+			l.synced.Broadcast()
+			l.mu.Unlock()
+			return
+		}
+		l.resync = false
+		l.mu.Unlock()
+	}
+}
+
+// waitSynced blocks until no fsync is pending and returns (and clears) the first
+// fsync failure. Called with mu held.
+func (l *Log) waitSynced() error {
+	for l.syncing {
+		l.synced.Wait()
+	}
+	err := l.syncErr
+	l.syncErr = nil
+	return err
 }

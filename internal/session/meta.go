@@ -132,10 +132,10 @@ func readMeta(dir string) (Meta, []string, error) {
 	return m, nil, nil
 }
 
-func writeMeta(dir string, m Meta) error {
+func writeMeta(dir string, m Meta, d durability) error {
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode meta of session %s: %w", m.ID, err)
 	}
-	return writeFileAtomic(filepath.Join(dir, metaFile), append(data, '\n'))
+	return writeFileAtomic(filepath.Join(dir, metaFile), append(data, '\n'), d)
 }

@@ -169,12 +169,12 @@ func migrateV1(dir string) (Meta, string, error) {
 
 	// Backups before any rewrite; an existing backup is the original, keep it.
 	if haveMsgs && !msgFromBak {
-		if err := writeFileAtomic(filepath.Join(dir, messagesFile+bakSuffix), msgData); err != nil {
+		if err := writeFileAtomic(filepath.Join(dir, messagesFile+bakSuffix), msgData, durable); err != nil {
 			return Meta{}, "", fmt.Errorf("migrate session %s: %w", id, err)
 		}
 	}
 	if !metaFromBak {
-		if err := writeFileAtomic(filepath.Join(dir, metaFile+bakSuffix), metaData); err != nil {
+		if err := writeFileAtomic(filepath.Join(dir, metaFile+bakSuffix), metaData, durable); err != nil {
 			return Meta{}, "", fmt.Errorf("migrate session %s: %w", id, err)
 		}
 	}
@@ -187,7 +187,7 @@ func migrateV1(dir string) (Meta, string, error) {
 			return Meta{}, "", fmt.Errorf("migrate session %s: encode message %d: %w", id, i+1, err)
 		}
 	}
-	if err := writeFileAtomic(filepath.Join(dir, messagesFile), buf.Bytes()); err != nil {
+	if err := writeFileAtomic(filepath.Join(dir, messagesFile), buf.Bytes(), durable); err != nil {
 		return Meta{}, "", fmt.Errorf("migrate session %s: %w", id, err)
 	}
 
@@ -198,7 +198,7 @@ func migrateV1(dir string) (Meta, string, error) {
 			m.UpdatedAt = cmpOrTime(m.UpdatedAt, m.CreatedAt)
 		}
 	}
-	if err := writeMeta(dir, m); err != nil {
+	if err := writeMeta(dir, m, durable); err != nil {
 		return Meta{}, "", fmt.Errorf("migrate session %s: %w", id, err)
 	}
 

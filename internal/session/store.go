@@ -74,7 +74,11 @@ func (s *Store) Create(m Meta) (*Log, error) {
 	m.Cwd = cleanPath(m.Cwd)
 	// meta.json first: a folder with meta and no log opens as an empty session,
 	// while the reverse would be listed as broken.
-	if err := writeMeta(dir, m); err != nil {
+	// Nothing is fsynced here: a session with no message yet loses nothing if a
+	// machine crash takes it. The Log's background syncer makes meta.json and both
+	// folder entries durable before the first message's fsync, and Flush and Close
+	// wait for it, so creating a session costs a run no disk latency.
+	if err := writeMeta(dir, m, deferred); err != nil {
 		_ = os.RemoveAll(dir) // empty but for a temp file; don't leave a broken session
 		return nil, err
 	}
@@ -83,14 +87,12 @@ func (s *Store) Create(m Meta) (*Log, error) {
 		_ = os.RemoveAll(dir)
 		return nil, err
 	}
-	if err := syncDir(dir); err != nil {
-		l.Close()
-		return nil, err
+	l.mu.Lock()
+	l.pendingCreate = func() error {
+		return errors.Join(syncFile(filepath.Join(dir, metaFile)), syncDir(dir), syncDir(s.dir))
 	}
-	if err := syncDir(s.dir); err != nil {
-		l.Close()
-		return nil, err
-	}
+	l.scheduleSync()
+	l.mu.Unlock()
 	return l, nil
 }
 

@@ -30,7 +30,9 @@ func baseEnv(home string, extra ...string) []string {
 	return append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "LANG=C.UTF-8"}, extra...)
 }
 
-func albertCode(bin string) contestant {
+// albertCode runs our binary; extraEnv (the -albert-env flag) adds variables such
+// as ALBERT_CODE_SESSION_ENABLED=false, to measure what a feature costs.
+func albertCode(bin string, extraEnv []string) contestant {
 	return contestant{
 		name: "albert-code",
 		command: func(baseURL, home string) (program, error) {
@@ -44,7 +46,7 @@ func albertCode(bin string) contestant {
 				argv: []string{bin, "-p", prompt, "--output", "json",
 					"--base-url", baseURL, "--model", modelName, "--trust"},
 				// Any key works against the fake; the default provider reads this one.
-				env: baseEnv(home, "ALBERT_API_KEY=agentbench"),
+				env: baseEnv(home, append([]string{"ALBERT_API_KEY=agentbench"}, extraEnv...)...),
 			}, nil
 		},
 		answer: func(stdout []byte) (string, error) {

@@ -32,6 +32,7 @@ func run() error {
 	n := flag.Int("n", 10, "measured runs per contestant")
 	warmup := flag.Int("warmup", 1, "unmeasured runs per contestant first, to warm the page cache")
 	albertBin := flag.String("albert-code", "bench/bin/albert-code", "albert-code binary")
+	albertEnv := flag.String("albert-env", "", "space-separated VAR=value pairs added to albert-code's environment (to measure a feature's cost)")
 	piCLI := flag.String("pi", "bench/node_modules/@mariozechner/pi-coding-agent/dist/cli.js", "pi's cli.js (npm ci in bench/)")
 	node := flag.String("node", "node", "node binary that runs pi")
 	only := flag.String("only", "albert-code,pi,floor", "comma-separated contestants to run")
@@ -55,7 +56,7 @@ func run() error {
 	if err != nil {
 		return fmt.Errorf("find own binary for -launch: %w", err)
 	}
-	contestants, err := pick(*only, self, *albertBin, *node, *piCLI)
+	contestants, err := pick(*only, self, *albertBin, *albertEnv, *node, *piCLI)
 	if err != nil {
 		return err
 	}
@@ -102,7 +103,7 @@ func run() error {
 
 // pick resolves the contestants named in only, with absolute paths, since each
 // run's working directory is its own workspace.
-func pick(only, self, albertBin, node, piCLI string) ([]contestant, error) {
+func pick(only, self, albertBin, albertEnv, node, piCLI string) ([]contestant, error) {
 	var cs []contestant
 	for name := range strings.SplitSeq(only, ",") {
 		switch strings.TrimSpace(name) {
@@ -111,7 +112,7 @@ func pick(only, self, albertBin, node, piCLI string) ([]contestant, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%w (go build -o bench/bin/albert-code ./cmd/albert-code)", err)
 			}
-			cs = append(cs, albertCode(bin))
+			cs = append(cs, albertCode(bin, strings.Fields(albertEnv)))
 		case "pi":
 			cli, err := existing(piCLI)
 			if err != nil {
