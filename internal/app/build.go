@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -44,7 +43,7 @@ func loadEnv(workDir string, ov config.Overrides, trustFlag bool) (*env, error) 
 	}
 	trusted := trustFlag || ts.IsTrusted(workDir)
 	isTrusted := func(dir string) bool {
-		return (trustFlag && within(workDir, dir)) || ts.IsTrusted(dir)
+		return (trustFlag && isAncestorOrSelf(dir, workDir)) || ts.IsTrusted(dir)
 	}
 	cfg, err := config.Load(config.Options{WorkDir: workDir, Overrides: ov, Trusted: isTrusted})
 	if err != nil {
@@ -61,11 +60,11 @@ func loadEnv(workDir string, ov config.Overrides, trustFlag bool) (*env, error) 
 	return &env{workDir: workDir, cfg: cfg, profile: prof, trusted: trusted}, nil
 }
 
-// within reports whether dir is base or inside it, or base is inside dir (a project
-// root above the working directory).
-func within(base, dir string) bool {
-	rel, err := filepath.Rel(dir, base)
-	return err == nil && filepath.IsLocal(rel) || rel == "."
+// isAncestorOrSelf reports whether dir is path or one of its ancestors: --trust
+// covers the working directory and the project root found above it.
+func isAncestorOrSelf(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && (rel == "." || filepath.IsLocal(rel))
 }
 
 // modelFor resolves the model the profile or configuration asks for.
@@ -289,7 +288,10 @@ func (s *subAgents) RunSubAgent(ctx context.Context, req builtin.SubAgentRequest
 		return res.Text + fmt.Sprintf("\n\n[the sub-agent stopped after %d model calls]", subAgentTurns), nil
 	}
 	if res.Stop == agent.StopCancelled {
-		return "", errors.Join(context.Canceled, ctx.Err())
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
+		return "", context.Canceled
 	}
 	return res.Text, nil
 }
@@ -299,8 +301,8 @@ func (s *subAgents) RunSubAgent(ctx context.Context, req builtin.SubAgentRequest
 const subAgentTurns = 30
 
 func abbreviateArgs(s string) string {
-	if len(s) > 80 {
-		return s[:77] + "..."
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:77]) + "..."
 	}
 	return s
 }

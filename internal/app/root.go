@@ -210,7 +210,17 @@ func (e *env) newRun(f runFlags, firstPrompt string) (*run, error) {
 		return nil, err
 	}
 
-	r := &run{model: m.Name, close: sess.close, warnings: sess.warnings}
+	// Resolving the tools' validation schemas uses the CPU while the first model call
+	// waits on the network; close waits for it, so no goroutine outlives the run.
+	prepared := make(chan struct{})
+	go func() {
+		defer close(prepared)
+		reg.Prepare()
+	}()
+	r := &run{model: m.Name, warnings: sess.warnings, close: func() {
+		<-prepared
+		sess.close()
+	}}
 	opts := agent.Options{
 		Provider: provider, Model: agentModel(m), Tools: reg, Policy: e.policy(e.profile),
 		Middlewares:  e.middlewares(e.profile, limits{maxTurns: f.maxTurns, maxPrice: f.maxPrice}, todos),
@@ -223,7 +233,7 @@ func (e *env) newRun(f runFlags, firstPrompt string) (*run, error) {
 	}
 	a, err := agent.New(opts)
 	if err != nil {
-		sess.close()
+		r.close()
 		return nil, err
 	}
 	subs.parent = func() *agent.Agent { return a }

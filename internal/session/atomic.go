@@ -22,11 +22,10 @@ const (
 	// durable fsyncs the file and its folder: after a machine crash the new version
 	// is there.
 	durable durability = iota
-	// replaceOnly fsyncs the file but not the folder: after a machine crash the old
-	// or the new version is there, whole. Enough for a meta.json rewrite.
-	replaceOnly
 	// deferred fsyncs nothing: the caller syncs later (Store.Create hands it to the
-	// Log's background syncer).
+	// Log's background syncer) or can do without (a meta.json rewrite: after a
+	// machine crash the old version, or an empty file that readMeta rebuilds from the
+	// log).
 	deferred
 )
 

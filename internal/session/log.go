@@ -138,7 +138,7 @@ func (l *Log) Append(msgs ...llm.Message) error {
 	l.meta.UpdatedAt = l.now().UTC()
 	l.metaDirty = true
 	if titled {
-		if err := writeMeta(l.dir, l.meta, replaceOnly); err != nil {
+		if err := writeMeta(l.dir, l.meta, deferred); err != nil {
 			return fmt.Errorf("messages saved, but: %w", err)
 		}
 		l.metaDirty = false
@@ -147,9 +147,12 @@ func (l *Log) Append(msgs ...llm.Message) error {
 }
 
 // UpdateMeta applies fn to the meta and replaces meta.json atomically (temp file,
-// fsync, rename, fsync of the folder). The fields the Log owns (schema_version, id,
-// created_at, message_count) are restored after fn, and updated_at is set to now.
-// If the write fails, the in-memory meta is left as it was.
+// rename) once every appended message is fsynced. The new meta.json itself is not
+// fsynced: a run saves its totals this way at every end, and after a machine crash an
+// older meta.json, or an empty one that Open rebuilds from the log, loses nothing the
+// log does not hold. The fields the Log owns (schema_version, id, created_at,
+// message_count) are restored after fn, and updated_at is set to now. If the write
+// fails, the in-memory meta is left as it was.
 func (l *Log) UpdateMeta(fn func(*Meta)) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -165,7 +168,7 @@ func (l *Log) UpdateMeta(fn func(*Meta)) error {
 	m.SchemaVersion, m.ID, m.CreatedAt, m.MessageCount =
 		l.meta.SchemaVersion, l.meta.ID, l.meta.CreatedAt, l.meta.MessageCount
 	m.UpdatedAt = l.now().UTC()
-	if err := writeMeta(l.dir, m, replaceOnly); err != nil {
+	if err := writeMeta(l.dir, m, deferred); err != nil {
 		return err
 	}
 	l.meta = m
@@ -182,7 +185,7 @@ func (l *Log) Close() error {
 	}
 	err := l.waitSynced()
 	if l.metaDirty {
-		err = errors.Join(err, writeMeta(l.dir, l.meta, replaceOnly))
+		err = errors.Join(err, writeMeta(l.dir, l.meta, deferred))
 		l.metaDirty = false
 	}
 	err = errors.Join(err, l.f.Close())

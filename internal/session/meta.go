@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -108,6 +109,11 @@ func readMeta(dir string) (Meta, []string, error) {
 		}
 		return Meta{}, nil, fmt.Errorf("read %s: %w", path, err)
 	}
+	if len(bytes.Trim(data, "\x00 \t\r\n")) == 0 {
+		// Meta rewrites are not fsynced (see Log.UpdateMeta): after a machine crash
+		// some file systems leave the renamed file empty. The log is the truth.
+		return rebuildMeta(dir)
+	}
 	version, err := metaVersion(data)
 	if err != nil {
 		return Meta{}, nil, fmt.Errorf("read %s: not valid JSON (%v): fix or delete the file", path, err)
@@ -138,4 +144,35 @@ func writeMeta(dir string, m Meta, d durability) error {
 		return fmt.Errorf("encode meta of session %s: %w", m.ID, err)
 	}
 	return writeFileAtomic(filepath.Join(dir, metaFile), append(data, '\n'), d)
+}
+
+// rebuildMeta recreates a lost meta.json from messages.jsonl: the title from the first
+// message a person wrote, usage from the answers' reported usage, the times from the
+// log file. The working directory and the cost are not in the log: the session can
+// still be resumed by ID, and the warning says what was lost.
+func rebuildMeta(dir string) (Meta, []string, error) {
+	logPath := filepath.Join(dir, messagesFile)
+	msgs, warnings, err := loadMessages(logPath)
+	if err != nil {
+		return Meta{}, nil, fmt.Errorf("rebuild %s from the log: %w", filepath.Join(dir, metaFile), err)
+	}
+	st, err := os.Stat(logPath)
+	if err != nil {
+		return Meta{}, nil, fmt.Errorf("rebuild %s from the log: %w", filepath.Join(dir, metaFile), err)
+	}
+	m := Meta{SchemaVersion: SchemaVersion, ID: filepath.Base(dir), MessageCount: len(msgs),
+		CreatedAt: st.ModTime().UTC(), UpdatedAt: st.ModTime().UTC()}
+	for _, msg := range msgs {
+		if m.Title == "" && msg.Role == llm.RoleUser && !msg.Synthetic && msg.Content != "" {
+			m.Title = Title(msg.Content)
+		}
+		if msg.Usage != nil {
+			m.Usage.Add(*msg.Usage)
+		}
+	}
+	if err := writeMeta(dir, m, durable); err != nil {
+		return Meta{}, nil, err
+	}
+	return m, append(warnings, fmt.Sprintf("%s was empty (a machine crash?): rebuilt from the log; the working directory and the cost were lost",
+		filepath.Join(dir, metaFile))), nil
 }

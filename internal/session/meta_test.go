@@ -1,9 +1,13 @@
 package session
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/etalab-ia/albert-code/internal/llm"
 )
 
 func TestTitle(t *testing.T) {
@@ -31,5 +35,34 @@ func TestTitle(t *testing.T) {
 				t.Errorf("Title has %d characters, more than %d", n, titleRunes)
 			}
 		})
+	}
+}
+
+func TestEmptyMetaIsRebuiltFromTheLog(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	l := mustCreate(t, s, Meta{Cwd: "/w", Title: "first question"})
+	u := llm.Usage{InputTokens: 40, OutputTokens: 2}
+	if err := l.Append(user("first question"), llm.Message{Role: llm.RoleAssistant, Content: "a", Usage: &u}); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// What a machine crash can leave of a renamed, never-fsynced file.
+	if err := os.WriteFile(filepath.Join(l.Dir(), metaFile), make([]byte, 64), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l2, msgs := mustOpen(t, s, l.ID())
+	defer l2.Close()
+	m := l2.Meta()
+	if len(msgs) != 2 || m.Title != "first question" || m.Usage.InputTokens != 40 || m.MessageCount != 2 {
+		t.Fatalf("rebuilt meta %+v from %d messages", m, len(msgs))
+	}
+	if w := strings.Join(l2.Warnings(), "\n"); !strings.Contains(w, "rebuilt from the log") {
+		t.Fatalf("warnings = %q", w)
+	}
+	if list, err := s.List(Filter{SubAgents: true}); err != nil || len(list) != 1 {
+		t.Fatalf("List after rebuild = %v, %v", list, err)
 	}
 }

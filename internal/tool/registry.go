@@ -51,6 +51,17 @@ func (r *Registry) All() []Tool {
 	return out
 }
 
+// Prepare does, ahead of time, the work tools would otherwise do on their first call
+// (resolving validation schemas). Call it in a goroutine while the first model call
+// waits on the network.
+func (r *Registry) Prepare() {
+	for _, t := range r.tools {
+		if p, ok := t.(interface{ Prepare() }); ok {
+			p.Prepare()
+		}
+	}
+}
+
 // Filter returns a registry with only the tools keep accepts.
 func (r *Registry) Filter(keep func(Info) bool) *Registry {
 	out := &Registry{tools: make(map[string]Tool)}

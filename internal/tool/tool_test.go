@@ -181,3 +181,30 @@ func TestRegistryOrderAndFilter(t *testing.T) {
 		t.Fatal("duplicate tool accepted")
 	}
 }
+
+type preparing struct {
+	failing
+	prepared *int
+}
+
+func (p preparing) Info() Info { return Info{Name: "prep"} }
+func (p preparing) Prepare()   { *p.prepared++ }
+
+func TestRegistryPrepare(t *testing.T) {
+	t.Parallel()
+	n := 0
+	r, err := NewRegistry(preparing{prepared: &n}, panicky{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Prepare()
+	if n != 1 {
+		t.Fatalf("Prepare called %d times", n)
+	}
+	// A typed tool still validates after being prepared.
+	e := echoTool()
+	e.(interface{ Prepare() }).Prepare()
+	if res, _ := Invoke(context.Background(), e, Call{Args: json.RawMessage(`{}`)}); !res.IsError {
+		t.Fatalf("prepared tool accepted missing arguments: %+v", res)
+	}
+}

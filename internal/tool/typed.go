@@ -60,6 +60,9 @@ type typed[P any] struct {
 
 func (t *typed[P]) Info() Info { return t.def.Info }
 
+// Prepare resolves the validation schema ahead of the first call.
+func (t *typed[P]) Prepare() { t.resolve() }
+
 func (t *typed[P]) Run(ctx context.Context, call Call) (Result, error) {
 	p, bad := t.decode(call.Args)
 	if bad != "" {
