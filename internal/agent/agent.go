@@ -70,6 +70,9 @@ type Options struct {
 	Stats     Stats
 	Log       SessionLog
 	SessionID string
+	// CompactKeepTurns is how many of the latest exchanges compaction keeps verbatim
+	// (at least one).
+	CompactKeepTurns int
 }
 
 // Agent is one conversation. Run may be called again for the next prompt; one run at

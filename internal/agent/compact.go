@@ -31,7 +31,7 @@ func (a *Agent) Compact(ctx context.Context, instructions string, emit func(Even
 	view := llm.PromptView(a.history)
 	before := a.stats.ContextTokens
 	a.mu.Unlock()
-	n := compactionCut(view)
+	n := compactionCut(view, a.opts.CompactKeepTurns)
 	if n == 0 {
 		return ErrNothingToCompact
 	}
@@ -66,16 +66,24 @@ func (a *Agent) Compact(ctx context.Context, instructions string, emit func(Even
 	return nil
 }
 
-// compactionCut picks how many leading messages of view to summarise: everything before
-// the latest message a person wrote, so the current request stays verbatim. When that
-// request is the whole view (one long tool loop), it cuts before the last assistant
-// message instead. The kept part must start at a message the provider accepts after a
-// user message: a user or assistant message, never a tool result.
-func compactionCut(view []llm.Message) int {
+// compactionCut picks how many leading messages of view to summarise: everything
+// before the keep-th latest message a person wrote, so the recent exchanges stay
+// verbatim (at least the latest one). With fewer exchanges than that it keeps only the
+// latest; when that exchange is the whole view (one long tool loop) it cuts before the
+// last assistant message instead. The kept part must start at a message the provider
+// accepts after a user message: a user or assistant message, never a tool result.
+func compactionCut(view []llm.Message, keep int) int {
+	var turns []int // indices of real user messages after the first, newest first
 	for i := len(view) - 1; i > 0; i-- {
 		if view[i].Role == llm.RoleUser && !view[i].Synthetic {
-			return i
+			turns = append(turns, i)
 		}
+	}
+	switch keep = max(keep, 1); {
+	case len(turns) >= keep:
+		return turns[keep-1]
+	case len(turns) > 0:
+		return turns[0]
 	}
 	for i := len(view) - 1; i > 1; i-- {
 		if view[i].Role == llm.RoleAssistant {

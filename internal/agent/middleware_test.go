@@ -116,16 +116,20 @@ func TestCompactionCut(t *testing.T) {
 	tests := []struct {
 		name string
 		view []llm.Message
+		keep int
 		want int
 	}{
-		{"empty", nil, 0},
-		{"only the current prompt", []llm.Message{u}, 0},
-		{"keeps the latest exchange", []llm.Message{u, a, u, ac, tr}, 2},
-		{"ignores synthetic user messages", []llm.Message{u, a, u, ac, tr, syn, a}, 2},
-		{"one long tool loop cuts before the last answer", []llm.Message{u, ac, tr, ac, tr, a}, 5},
+		{"empty", nil, 1, 0},
+		{"only the current prompt", []llm.Message{u}, 1, 0},
+		{"keeps the latest exchange", []llm.Message{u, a, u, ac, tr}, 1, 2},
+		{"zero means one", []llm.Message{u, a, u, ac, tr}, 0, 2},
+		{"keeps two exchanges", []llm.Message{u, a, u, a, u, ac, tr}, 2, 2},
+		{"fewer exchanges than asked keeps the latest", []llm.Message{u, a, u, a}, 3, 2},
+		{"ignores synthetic user messages", []llm.Message{u, a, u, ac, tr, syn, a}, 1, 2},
+		{"one long tool loop cuts before the last answer", []llm.Message{u, ac, tr, ac, tr, a}, 2, 5},
 	}
 	for _, tt := range tests {
-		if got := compactionCut(tt.view); got != tt.want {
+		if got := compactionCut(tt.view, tt.keep); got != tt.want {
 			t.Errorf("%s: cut = %d, want %d", tt.name, got, tt.want)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
 )
@@ -130,5 +131,21 @@ func TestCompletionAndHelp(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(h.home, "sessions")); err == nil {
 		t.Error("help created a session")
+	}
+}
+
+func TestSlowEndpointTimesOutWithAClearError(t *testing.T) {
+	t.Parallel()
+	slow := fakemodel.Turn{Text: []string{"late"}, FirstByteDelay: 10 * time.Second}
+	h := newHarness(t, slow, slow, slow, slow)
+	h.globalConfig("[[providers]]\nname = \"albert\"\ntimeout = \"200ms\"\n")
+	start := time.Now()
+	r := h.run("-p", "--output", "json", "hi")
+	if r.code != ExitError || time.Since(start) > 30*time.Second {
+		t.Fatalf("exit %d after %v; stderr %s", r.code, time.Since(start), r.stderr)
+	}
+	s := h.summary(r)
+	if s.StopReason != "error" || !strings.Contains(s.Error, h.srv.URL()) || !strings.Contains(s.Error, "200ms") {
+		t.Fatalf("summary = %+v", s)
 	}
 }

@@ -102,6 +102,7 @@ func (e *env) newProvider(p config.Provider) (llm.Provider, error) {
 		ExtraHeaders: p.Headers,
 		UserAgent:    "albert-code/" + Version(),
 		XMLToolCalls: p.XMLToolCalls,
+		Timeout:      p.Timeout,
 	})
 	return retry.Wrap(inner, retry.Policy{}), nil
 }

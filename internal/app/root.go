@@ -225,6 +225,7 @@ func (e *env) newRun(f runFlags, firstPrompt string) (*run, error) {
 		Provider: provider, Model: agentModel(m), Tools: reg, Policy: e.policy(e.profile),
 		Middlewares:  e.middlewares(e.profile, limits{maxTurns: f.maxTurns, maxPrice: f.maxPrice}, todos),
 		SystemPrompt: system, History: sess.history, Stats: sess.stats,
+		CompactKeepTurns: e.cfg.Compaction.KeepRecentTurns,
 	}
 	if sess.log != nil {
 		r.sessionID = sess.log.ID()

@@ -31,6 +31,8 @@ func TestBadInputIsReportedWhereItIs(t *testing.T) {
 		{"bad tool pattern", "enabled_tools = [\"re:(\"]\n", nil, []string{"{file}:1", "enabled_tools"}},
 		{"duration as integer", "[bash]\ntimeout = 5\n", nil, []string{"{file}:2", "bash.timeout", "expected a string"}},
 		{"bad duration", "[bash]\ntimeout = \"5 minutes\"\n", nil, []string{"{file}:2", "bash.timeout", "invalid duration"}},
+		{"bad provider timeout", "[[providers]]\nname = \"albert\"\ntimeout = \"-3s\"\n", nil,
+			[]string{"{file}:3", "providers.albert.timeout", "positive"}},
 		{"bad env duration", "", map[string]string{EnvBashTimeout: "soon"}, []string{"env " + EnvBashTimeout, "invalid duration"}},
 		{"bad env number", "", map[string]string{EnvContextWarning: "lots"}, []string{"env " + EnvContextWarning, "expected a number"}},
 		{"env fraction out of range", "", map[string]string{EnvCompactionThresh: "80"}, []string{"env " + EnvCompactionThresh, "between 0 and 1"}},

@@ -31,6 +31,7 @@ type providerLayer struct {
 	APIKeyEnv    *string            `toml:"api_key_env"`
 	Headers      *map[string]string `toml:"headers"`
 	XMLToolCalls *bool              `toml:"xml_tool_calls"`
+	Timeout      *string            `toml:"timeout"`
 }
 
 type modelLayer struct {

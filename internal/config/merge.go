@@ -208,6 +208,17 @@ func (c *Config) applyProvider(l *providerLayer, raw string, o origin) error {
 		p.XMLToolCalls = *l.XMLToolCalls
 		rec("xml_tool_calls")
 	}
+	if l.Timeout != nil {
+		d, err := parseDuration(*l.Timeout)
+		if err == nil && d <= 0 {
+			err = fmt.Errorf("must be positive")
+		}
+		if err != nil {
+			return fieldError(o, raw+".timeout", key+"timeout", err.Error(), "")
+		}
+		p.Timeout = d
+		rec("timeout")
+	}
 	return nil
 }
 

@@ -59,6 +59,9 @@ func Show(w io.Writer, c *Config) error {
 			s.kv("headers."+strconv.Quote(h), k+"headers."+h, maskIfSecret(h, p.Headers[h]))
 		}
 		s.kv("xml_tool_calls", k+"xml_tool_calls", p.XMLToolCalls)
+		if p.Timeout > 0 {
+			s.kv("timeout", k+"timeout", p.Timeout.String())
+		}
 	}
 	for _, m := range c.Models {
 		s.printf("\n[[models]]\n")

@@ -52,6 +52,9 @@ type Provider struct {
 	// XMLToolCalls turns on parsing of tool calls that the server leaves in the text
 	// as <tool_call> XML (Qwen behind vLLM on Albert), see notes §3.8.
 	XMLToolCalls bool
+	// Timeout is the longest the server may stay silent, before its answer starts or
+	// between two streamed chunks; zero means the client's default (5 minutes).
+	Timeout time.Duration
 }
 
 // Model is one model a user can pick.
