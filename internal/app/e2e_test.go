@@ -291,3 +291,29 @@ func TestXMLToolCallsInTextAreRecovered(t *testing.T) {
 		t.Fatalf("no read result for the recovered call in %v", msgs)
 	}
 }
+
+func TestUserProfileFromHome(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, text("reviewed"))
+	h.writeHomeFile("agents/reviewer.toml", `extends = "plan"
+description = "Reviews the current diff"
+allowed_tools = ["read", "grep"]
+system_prompt = "Review the uncommitted changes and list problems by severity."
+model = "deepseek-flash"
+`)
+	r := h.run("-p", "--agent", "reviewer", "review")
+	if r.code != ExitOK {
+		t.Fatalf("exit %d stderr %s", r.code, r.stderr)
+	}
+	req := h.srv.Requests()[0]
+	if req.JSON["model"] != "deepseek-ai/DeepSeek-V4-Flash" {
+		t.Errorf("profile model not used: %v", req.JSON["model"])
+	}
+	tools, _ := req.JSON["tools"].([]any)
+	if len(tools) != 2 {
+		t.Errorf("profile offers %d tools, want read and grep", len(tools))
+	}
+	if sys := h.requestMessages(0)[0]["content"].(string); !strings.Contains(sys, "list problems by severity") {
+		t.Errorf("system prompt lacks the profile's addition:\n%s", sys)
+	}
+}

@@ -68,7 +68,18 @@ func newHarness(t *testing.T, turns ...fakemodel.Turn) *harness {
 // writeFile writes a file under the workspace.
 func (h *harness) writeFile(rel, content string) string {
 	h.t.Helper()
-	path := filepath.Join(h.work, rel)
+	return h.writeUnder(h.work, rel, content)
+}
+
+// writeHomeFile writes a file under ALBERT_CODE_HOME.
+func (h *harness) writeHomeFile(rel, content string) {
+	h.t.Helper()
+	h.writeUnder(h.home, rel, content)
+}
+
+func (h *harness) writeUnder(dir, rel, content string) string {
+	h.t.Helper()
+	path := filepath.Join(dir, rel)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		h.t.Fatal(err)
 	}
