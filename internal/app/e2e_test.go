@@ -317,3 +317,24 @@ model = "deepseek-flash"
 		t.Errorf("system prompt lacks the profile's addition:\n%s", sys)
 	}
 }
+
+func TestKeyFromDotEnvAndEnvironmentWins(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, text("one"), text("two"))
+	h.writeHomeFile(".env", "# secrets\nexport ALBERT_API_KEY=\"from-dotenv\"\n")
+	h.env = append(h.env, "ALBERT_API_KEY=")
+	if r := h.run("-p", "hi"); r.code != ExitOK {
+		t.Fatalf("exit %d stderr %s", r.code, r.stderr)
+	}
+	h.env = append(h.env, "ALBERT_API_KEY=from-env")
+	if r := h.run("-p", "hi"); r.code != ExitOK {
+		t.Fatalf("exit %d stderr %s", r.code, r.stderr)
+	}
+	reqs := h.srv.Requests()
+	if got := reqs[0].Header.Get("Authorization"); got != "Bearer from-dotenv" {
+		t.Errorf("key from .env: Authorization = %q", got)
+	}
+	if got := reqs[1].Header.Get("Authorization"); got != "Bearer from-env" {
+		t.Errorf("the environment must win over .env: Authorization = %q", got)
+	}
+}
