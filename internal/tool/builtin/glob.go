@@ -13,6 +13,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/etalab-ia/albert-code/internal/fswalk"
 	"github.com/etalab-ia/albert-code/internal/tool"
 )
 
@@ -66,7 +67,7 @@ func runGlob(ctx context.Context, env Env, p GlobParams) (tool.Result, error) {
 		return tool.Errorf("%s is not a directory", env.display(root)), nil
 	}
 	var found []string
-	err := walkFiles(ctx, root, nil, func(path, rel string, d fs.DirEntry) error {
+	err := fswalk.Walk(ctx, root, fswalk.Options{}, func(path, rel string, d fs.DirEntry) error {
 		if ok, _ := doublestar.Match(pattern, rel); ok {
 			found = append(found, env.display(path))
 		}

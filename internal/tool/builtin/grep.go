@@ -15,6 +15,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/etalab-ia/albert-code/internal/fswalk"
 	"github.com/etalab-ia/albert-code/internal/tool"
 )
 
@@ -56,7 +57,7 @@ type grepQuery struct {
 }
 
 // Grep searches file contents with ripgrep when it is on PATH, else with a Go engine
-// that walks the tree the same way (see walkFiles), so results do not depend on the
+// that walks the tree the same way (see fswalk.Walk), so results do not depend on the
 // machine.
 func Grep(env Env) tool.Tool {
 	return tool.New(tool.Def[GrepParams]{
@@ -124,7 +125,7 @@ func runGrep(ctx context.Context, env Env, p GrepParams) (tool.Result, error) {
 func grepBuiltin(ctx context.Context, q grepQuery) ([]grepMatch, error) {
 	var out []grepMatch
 	errEnough := errors.New("enough matches")
-	err := walkFiles(ctx, q.root, globOverride(q.p.Glob), func(file, rel string, d fs.DirEntry) error {
+	err := fswalk.Walk(ctx, q.root, fswalk.Options{Override: globOverride(q.p.Glob)}, func(file, rel string, d fs.DirEntry) error {
 		if info, err := d.Info(); err != nil || info.Size() > maxGrepFileBytes {
 			return nil
 		}
@@ -158,7 +159,7 @@ func grepBuiltin(ctx context.Context, q grepQuery) ([]grepMatch, error) {
 // slash the path from the search root. A file matching a plain pattern is searched
 // even if a .gitignore lists it; other files are skipped, while directories are still
 // entered. A leading ! excludes matching files and directories instead.
-func globOverride(glob string) override {
+func globOverride(glob string) fswalk.Override {
 	if glob == "" {
 		return nil
 	}

@@ -38,7 +38,7 @@ type rgEvent struct {
 	} `json:"data"`
 }
 
-// grepRipgrep runs rg with flags that make it walk exactly as walkFiles does, reading
+// grepRipgrep runs rg with flags that make it walk exactly as fswalk.Walk does, reading
 // its JSON output (robust against colons and odd bytes in paths) until one match past
 // the limit. bad is a model-visible problem (rg rejected the pattern).
 func grepRipgrep(ctx context.Context, rg string, q grepQuery) (matches []grepMatch, bad string, err error) {

@@ -1,7 +1,13 @@
-package builtin
+// Package fswalk walks a directory tree the way ripgrep does by default with
+// --hidden: .git is skipped, and .git/info/exclude, .gitignore, .ignore and .rgignore
+// are honoured in the root, in every directory below it and above it. The grep and
+// glob tools and the code-graph indexer all see a workspace through it, so they agree
+// on what it contains.
+package fswalk
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -27,24 +33,37 @@ type ignoreLayer struct {
 	matcher *gitignore.GitIgnore
 }
 
-// walker walks a tree the way ripgrep does by default with --hidden: .git is skipped,
-// and .gitignore, .ignore and .rgignore files are honoured in the root, in every
-// directory below it and in every directory above it.
-//
-// Rules in a deeper directory take precedence, so a nested `!keep.log` re-includes
+// walker holds the ignore rules met so far. Rules in a deeper directory take precedence, so a nested `!keep.log` re-includes
 // what a parent's `*.log` ignores; nothing below an ignored directory is visited.
 type walker struct {
 	layers map[string][]ignoreLayer // directory → rules in force there, outermost first
 }
 
-// override decides about a path before the ignore files do, as ripgrep's --glob
+// Override decides about a path before the ignore files do, as ripgrep's --glob
 // does; decided=false leaves the decision to them.
-type override func(rel string, isDir bool) (decided, ignore bool)
+type Override func(rel string, isDir bool) (decided, ignore bool)
 
-// walkFiles calls fn for every regular file under root that the ignore rules (and
-// over, when not nil) keep, in lexical order. rel is the slash-separated path from
-// root. A root that is a file is passed to fn as is: naming a file asks for it.
-func walkFiles(ctx context.Context, root string, over override, fn func(path, rel string, d fs.DirEntry) error) error {
+// Options refine a walk. The zero value walks like ripgrep.
+type Options struct {
+	// Override, when set, decides before the ignore files.
+	Override Override
+	// MaxDepth, when positive, skips directories nested deeper than this below root.
+	MaxDepth int
+	// OnSkip, when set, hears about what the walk leaves out for a reason other than
+	// an ignore rule: unreadable entries and directories past MaxDepth. Without it
+	// they are skipped silently, as ripgrep does.
+	OnSkip func(rel string, reason error)
+}
+
+// ErrTooDeep is the reason OnSkip gets for a directory past Options.MaxDepth.
+var ErrTooDeep = errors.New("directory nested deeper than the walk's limit")
+
+// Walk calls fn for every regular file under root that the ignore rules (and the
+// override) keep, in lexical order. rel is the slash-separated path from root. A
+// root that is a file is passed to fn as is: naming a file asks for it. Symbolic
+// links are not followed, so a link loop cannot trap the walk.
+func Walk(ctx context.Context, root string, opts Options, fn func(path, rel string, d fs.DirEntry) error) error {
+	over := opts.Override
 	info, err := os.Stat(root)
 	if err != nil {
 		return err
@@ -58,6 +77,10 @@ func walkFiles(ctx context.Context, root string, over override, fn func(path, re
 		if err != nil {
 			if path == root {
 				return err
+			}
+			if opts.OnSkip != nil {
+				rel, _ := filepath.Rel(root, path)
+				opts.OnSkip(filepath.ToSlash(rel), err)
 			}
 			return nil // unreadable entries are skipped, as ripgrep does
 		}
@@ -80,6 +103,12 @@ func walkFiles(ctx context.Context, root string, over override, fn func(path, re
 		}
 		if d.IsDir() {
 			if d.Name() == ".git" || skip(true) {
+				return filepath.SkipDir
+			}
+			if opts.MaxDepth > 0 && strings.Count(rel, "/")+1 > opts.MaxDepth {
+				if opts.OnSkip != nil {
+					opts.OnSkip(rel, ErrTooDeep)
+				}
 				return filepath.SkipDir
 			}
 			w.layers[path] = w.load(layers, path)
