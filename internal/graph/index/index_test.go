@@ -1,0 +1,131 @@
+package index
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for rel, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func rels(fs []File) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.Rel)
+	}
+	return out
+}
+
+func TestScanKeepsSourceFilesWithinLimits(t *testing.T) {
+	t.Parallel()
+	root := writeTree(t, map[string]string{
+		"main.go":               "package main",
+		"web/app.tsx":           "export {}",
+		"README.md":             "# not code",
+		"big.py":                strings.Repeat("x", 2000),
+		"vendor/lib/lib.go":     "package lib",
+		"gen/out/generated.go":  "package out",
+		"node_modules/x/i.js":   "1",
+		".gitignore":            "node_modules/\n",
+		"src/deep/a/b/c/d.rs":   "fn main(){}",
+		"Lib.JAVA":              "class A {}",
+		"include/header.h":      "int f(void);",
+		"scripts/tool.d.ts.bak": "",
+	})
+	sc, err := ScanTree(context.Background(), root, Limits{MaxFileBytes: 1000, MaxDepth: 4, Exclude: []string{"vendor/**", "gen"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Lib.JAVA", "include/header.h", "main.go", "web/app.tsx"}
+	if got := rels(sc.Files); !reflect.DeepEqual(got, want) {
+		t.Fatalf("files = %v, want %v", got, want)
+	}
+	var skipped []string
+	for _, s := range sc.Skipped {
+		skipped = append(skipped, s.Rel+": "+s.Reason)
+	}
+	joined := strings.Join(skipped, "\n")
+	if !strings.Contains(joined, "big.py: larger than 1000 bytes") || !strings.Contains(joined, "src/deep/a/b") {
+		t.Fatalf("skipped = %v", skipped)
+	}
+	if sum := sha256.Sum256([]byte("package main")); sc.Files[2].Hash != hex.EncodeToString(sum[:]) {
+		t.Fatalf("hash of main.go = %q", sc.Files[2].Hash)
+	}
+	if sc.Files[0].Language != "java" || sc.Files[3].Language != "tsx" || sc.Files[1].Language != "c" {
+		t.Fatalf("languages = %+v", sc.Files)
+	}
+}
+
+func TestScanStopsAtTheFileLimit(t *testing.T) {
+	t.Parallel()
+	root := writeTree(t, map[string]string{"a.go": "a", "b.go": "b", "c.go": "c"})
+	sc, err := ScanTree(context.Background(), root, Limits{MaxFiles: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Files) != 2 || !sc.Truncated {
+		t.Fatalf("scan = %+v", sc)
+	}
+	if _, err := ScanTree(context.Background(), root, Limits{Exclude: []string{"[bad"}}); err == nil || !strings.Contains(err.Error(), "[bad") {
+		t.Fatalf("bad exclude: %v", err)
+	}
+}
+
+func TestDiff(t *testing.T) {
+	t.Parallel()
+	manifest := map[string]string{
+		"same.go":    "h1",
+		"edited.go":  "h2",
+		"gone.go":    "h3",
+		"old/mv.go":  "h4",
+		"dup1.go":    "h5",
+		"dup2.go":    "h5",
+		"copysrc.go": "h6",
+	}
+	files := []File{
+		{Rel: "same.go", Hash: "h1"},
+		{Rel: "edited.go", Hash: "h2b"},
+		{Rel: "new/mv.go", Hash: "h4"},
+		{Rel: "dup3.go", Hash: "h5"},
+		{Rel: "copysrc.go", Hash: "h6"},
+		{Rel: "copy.go", Hash: "h6"},
+		{Rel: "brand.go", Hash: "h7"},
+	}
+	c := Diff(manifest, files)
+	if got := rels(c.Added); !reflect.DeepEqual(got, []string{"brand.go", "copy.go", "dup3.go"}) {
+		t.Errorf("added = %v (a copy or an ambiguous move is an addition)", got)
+	}
+	if got := rels(c.Changed); !reflect.DeepEqual(got, []string{"edited.go"}) {
+		t.Errorf("changed = %v", got)
+	}
+	if !reflect.DeepEqual(c.Removed, []string{"dup1.go", "dup2.go", "gone.go"}) {
+		t.Errorf("removed = %v", c.Removed)
+	}
+	if len(c.Renamed) != 1 || c.Renamed[0].From != "old/mv.go" || c.Renamed[0].To.Rel != "new/mv.go" {
+		t.Errorf("renamed = %+v", c.Renamed)
+	}
+	if c.Unchanged != 2 || c.Empty() {
+		t.Errorf("unchanged = %d", c.Unchanged)
+	}
+	if !Diff(map[string]string{"a": "1"}, []File{{Rel: "a", Hash: "1"}}).Empty() {
+		t.Error("identical trees differ")
+	}
+}

@@ -1,0 +1,41 @@
+package index
+
+import (
+	"path"
+	"strings"
+)
+
+// languages maps file extensions to the languages the graph extracts, named as the
+// tree-sitter grammars are.
+var languages = map[string]string{
+	".go":   "go",
+	".ts":   "typescript",
+	".mts":  "typescript",
+	".cts":  "typescript",
+	".tsx":  "tsx",
+	".js":   "javascript",
+	".mjs":  "javascript",
+	".cjs":  "javascript",
+	".jsx":  "javascript",
+	".py":   "python",
+	".pyi":  "python",
+	".rs":   "rust",
+	".java": "java",
+	".c":    "c",
+	".h":    "c",
+	".cc":   "cpp",
+	".cpp":  "cpp",
+	".cxx":  "cpp",
+	".hpp":  "cpp",
+	".hh":   "cpp",
+	".hxx":  "cpp",
+	".cs":   "csharp",
+	".rb":   "ruby",
+	".php":  "php",
+}
+
+// LanguageOf names the language of a file from its extension, or "" when the graph
+// does not extract it. Declaration files (.d.ts) count as TypeScript.
+func LanguageOf(rel string) string {
+	return languages[strings.ToLower(path.Ext(rel))]
+}

@@ -1,0 +1,160 @@
+// Package index turns a repository into code-graph facts: a bounded walk, a content
+// hash per file, the difference with what the store already holds, and the
+// extractors run on what changed.
+package index
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/etalab-ia/albert-code/internal/fswalk"
+)
+
+// Limits bound a walk, so a home directory or a vendored monorepo cannot exhaust
+// the machine. The defaults are the issue's numbers.
+type Limits struct {
+	MaxFiles     int   // 100,000 files
+	MaxFileBytes int64 // 10 MiB a file: larger ones are generated or data
+	MaxTotal     int64 // 2 GiB in all
+	MaxDepth     int   // 64 directories deep
+	// Exclude are extra gitignore-style patterns from the user (path globs matched
+	// against the slash-separated path from the root, `**` allowed).
+	Exclude []string
+}
+
+// DefaultLimits are used where a Limits field is zero.
+var DefaultLimits = Limits{MaxFiles: 100_000, MaxFileBytes: 10 << 20, MaxTotal: 2 << 30, MaxDepth: 64}
+
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits
+	if l.MaxFiles > 0 {
+		d.MaxFiles = l.MaxFiles
+	}
+	if l.MaxFileBytes > 0 {
+		d.MaxFileBytes = l.MaxFileBytes
+	}
+	if l.MaxTotal > 0 {
+		d.MaxTotal = l.MaxTotal
+	}
+	if l.MaxDepth > 0 {
+		d.MaxDepth = l.MaxDepth
+	}
+	d.Exclude = l.Exclude
+	return d
+}
+
+// File is one source file the walk kept.
+type File struct {
+	Rel      string // slash-separated, relative to the root
+	Language string
+	Size     int64
+	Hash     string // hex SHA-256 of the content
+}
+
+// Skip is something the walk left out, and why: nothing is dropped silently.
+type Skip struct {
+	Rel    string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// Scan is what a walk found.
+type Scan struct {
+	Files   []File
+	Skipped []Skip
+	// Truncated says a file-count or total-size limit stopped the walk early.
+	Truncated bool
+}
+
+var errStop = errors.New("walk limit reached")
+
+// ScanTree walks root and hashes every source file in a language the graph knows,
+// within limits. Files in other languages are not listed: they are not code.
+func ScanTree(ctx context.Context, root string, limits Limits) (*Scan, error) {
+	lim := limits.withDefaults()
+	for _, p := range lim.Exclude {
+		if !doublestar.ValidatePattern(p) {
+			return nil, fmt.Errorf("exclude pattern %q is not a valid glob", p)
+		}
+	}
+	sc := &Scan{}
+	var total int64
+	opts := fswalk.Options{
+		MaxDepth: lim.MaxDepth,
+		OnSkip:   func(rel string, reason error) { sc.Skipped = append(sc.Skipped, Skip{rel, reason.Error()}) },
+		Override: func(rel string, _ bool) (bool, bool) {
+			if excluded(lim.Exclude, rel) {
+				return true, true
+			}
+			return false, false
+		},
+	}
+	err := fswalk.Walk(ctx, root, opts, func(p, rel string, d fs.DirEntry) error {
+		lang := LanguageOf(rel)
+		if lang == "" {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			// Deleted between listing and reading: record it, go on.
+			sc.Skipped = append(sc.Skipped, Skip{rel, err.Error()})
+			return nil
+		}
+		if info.Size() > lim.MaxFileBytes {
+			sc.Skipped = append(sc.Skipped, Skip{rel, fmt.Sprintf("larger than %d bytes", lim.MaxFileBytes)})
+			return nil
+		}
+		if len(sc.Files) >= lim.MaxFiles || total+info.Size() > lim.MaxTotal {
+			sc.Truncated = true
+			return errStop
+		}
+		hash, err := hashFile(p)
+		if err != nil {
+			sc.Skipped = append(sc.Skipped, Skip{rel, err.Error()})
+			return nil
+		}
+		total += info.Size()
+		sc.Files = append(sc.Files, File{Rel: rel, Language: lang, Size: info.Size(), Hash: hash})
+		return nil
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		return nil, fmt.Errorf("scan %s: %w", root, err)
+	}
+	return sc, nil
+}
+
+// excluded matches rel, or one of its parent directories, against the user's
+// patterns (doublestar globs: `**` spans directories).
+func excluded(patterns []string, rel string) bool {
+	for _, p := range patterns {
+		p = strings.TrimSuffix(p, "/")
+		for r := rel; r != "." && r != ""; r = path.Dir(r) {
+			if ok, _ := doublestar.Match(p, r); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hashFile(p string) (string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
