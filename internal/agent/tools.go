@@ -93,7 +93,7 @@ func (a *Agent) runOne(ctx context.Context, call llm.ToolCall, emit func(Event))
 // authorize applies the permission policy, asking the Approver when the policy says
 // ask. When it refuses, it returns the result the model should read.
 func (a *Agent) authorize(ctx context.Context, info tool.Info, paths []string, ev ToolEvent, emit func(Event)) (tool.Result, bool) {
-	v := a.opts.Policy.Check(info, paths)
+	v := a.opts.Policy.CheckCall(info, paths, ev.Arguments)
 	switch v.Level {
 	case permission.Always:
 		return tool.Result{}, true
@@ -104,9 +104,13 @@ func (a *Agent) authorize(ctx context.Context, info tool.Info, paths []string, e
 	req := ev
 	emit(Event{Kind: EventPermission, Tool: &req})
 	if a.opts.Approver == nil {
-		return tool.Errorf("%s needs approval, but no one can approve calls in this mode. "+
+		why := ""
+		if v.Reason != "" {
+			why = " (" + v.Reason + ")"
+		}
+		return tool.Errorf("%s needs approval%s, but no one can approve calls in this mode. "+
 			"Do without it, or tell the user to allow it (config [tools.%s] permission = \"always\", or --agent auto-approve)",
-			info.Name, info.Name), false
+			info.Name, why, info.Name), false
 	}
 	d, err := a.opts.Approver.Approve(ctx, ev)
 	if err != nil {

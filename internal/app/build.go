@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/etalab-ia/albert-code/internal/llm/openaicompat"
 	"github.com/etalab-ia/albert-code/internal/llm/retry"
 	"github.com/etalab-ia/albert-code/internal/permission"
+	"github.com/etalab-ia/albert-code/internal/permission/shellcmd"
 	"github.com/etalab-ia/albert-code/internal/profile"
 	"github.com/etalab-ia/albert-code/internal/prompt"
 	"github.com/etalab-ia/albert-code/internal/session"
@@ -149,18 +151,28 @@ func (e *env) tools(prof profile.Profile, deps builtin.Deps) (*tool.Registry, er
 }
 
 // policy turns [tools.*] rules and the profile's permission overrides into the
-// permission policy.
+// permission policy. For bash, allow and deny are command prefixes added to the
+// built-in lists of the command classifier, not path globs.
 func (e *env) policy(prof profile.Profile) *permission.Policy {
 	rules := map[string]permission.Rule{}
 	for name, tc := range e.cfg.Tools {
-		rules[name] = permission.Rule{Level: permission.Level(tc.Permission), Allow: tc.Allow, Deny: tc.Deny}
+		r := permission.Rule{Level: permission.Level(tc.Permission), Allow: tc.Allow, Deny: tc.Deny}
+		if name == "bash" {
+			r.Allow, r.Deny = nil, nil
+		}
+		rules[name] = r
 	}
 	for name, p := range prof.Permissions {
 		r := rules[name]
 		r.Level = permission.Level(p)
 		rules[name] = r
 	}
-	return &permission.Policy{WorkDir: e.workDir, Trusted: e.trusted, AutoApprove: prof.AutoApprove, Rules: rules}
+	bash := e.cfg.Tool("bash")
+	commands := shellcmd.Defaults().With(bash.Allow, bash.Deny)
+	return &permission.Policy{
+		WorkDir: e.workDir, Trusted: e.trusted, AutoApprove: prof.AutoApprove, Rules: rules,
+		Classifiers: map[string]func(json.RawMessage) (permission.Verdict, bool){"bash": commands.ClassifyCall},
+	}
 }
 
 // limits are the headless flags that become middlewares.

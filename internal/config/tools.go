@@ -5,6 +5,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strings"
 
 	"github.com/etalab-ia/albert-code/internal/config/tomlfile"
 	"github.com/etalab-ia/albert-code/internal/tool"
@@ -40,14 +41,18 @@ func (c *Config) applyTool(name string, table map[string]any, o origin) error {
 			tc.Permission = p
 			rec(k)
 		case "allow", "deny":
-			globs, err := pathGlobs(v)
+			parse := pathGlobs
+			if name == "bash" {
+				parse = commandPrefixes
+			}
+			list, err := parse(v)
 			if err != nil {
 				return fieldError(o, key+k, key+k, err.Error(), "")
 			}
 			if k == "allow" {
-				tc.Allow = globs
+				tc.Allow = list
 			} else {
-				tc.Deny = globs
+				tc.Deny = list
 			}
 			rec(k)
 		default:
@@ -78,6 +83,27 @@ func pathGlobs(v any) ([]string, error) {
 		}
 		if _, err := path.Match(s, ""); err != nil {
 			return nil, fmt.Errorf("bad path glob %q: %v", s, err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// commandPrefixes reads [tools.bash] allow or deny: command prefixes such as
+// "git status", whole words separated by spaces.
+func commandPrefixes(v any) ([]string, error) {
+	items, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("expected an array of command prefixes, found %T", v)
+	}
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		s, ok := it.(string)
+		if !ok {
+			return nil, fmt.Errorf("expected an array of command prefixes, found an element of type %T", it)
+		}
+		if strings.TrimSpace(s) == "" {
+			return nil, fmt.Errorf("empty command prefix")
 		}
 		out = append(out, s)
 	}

@@ -80,7 +80,8 @@ type ToolConfig struct {
 	// Permission is empty when the config leaves the tool's own default.
 	Permission Permission
 	// Allow and Deny are path globs: a call touching only allowed paths runs without
-	// asking, a call touching a denied path never runs.
+	// asking, a call touching a denied path never runs. For bash they are command
+	// prefixes ("git status") added to the built-in allow and deny lists.
 	Allow, Deny []string
 	// Options are the tool's own settings, passed through unchecked.
 	Options map[string]any

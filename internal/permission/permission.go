@@ -4,6 +4,7 @@
 package permission
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -61,6 +62,11 @@ type Policy struct {
 	AutoApprove bool
 	// Rules are per tool name.
 	Rules map[string]Rule
+	// Classifiers judge the arguments of the tools whose danger depends on them (the
+	// bash command line), by tool name. A classifier returns false when it has no
+	// opinion. Its Never refuses the call whatever else says yes; its Always lets a
+	// call that would ask run at once; its Ask keeps the call asking, with its reason.
+	Classifiers map[string]func(args json.RawMessage) (Verdict, bool)
 
 	mu      sync.Mutex
 	granted map[string]bool
@@ -82,8 +88,18 @@ func (p *Policy) isGranted(toolName string) bool {
 	return p.granted[toolName]
 }
 
-// Check decides for a call to the tool described by info that touches paths.
+// Check decides for a call to the tool described by info that touches paths, without
+// looking at its arguments.
 func (p *Policy) Check(info tool.Info, paths []string) Verdict {
+	return p.CheckCall(info, paths, nil)
+}
+
+// CheckCall decides for a call to the tool described by info that touches paths, with
+// arguments args. In order: the trusted-folder rule, deny globs and permission =
+// "never" refuse; then the tool's classifier refuses; then auto-approve and session
+// grants approve; then allow globs or the classifier turn an ask into always; an
+// always still asks for paths outside the workspace.
+func (p *Policy) CheckCall(info tool.Info, paths []string, args json.RawMessage) Verdict {
 	if !info.ReadOnly && !p.Trusted {
 		return Verdict{Never, fmt.Sprintf("the folder %s is not trusted, so %s may not run: trust it (albert-code trust) or run with --trust", p.WorkDir, info.Name)}
 	}
@@ -104,10 +120,19 @@ func (p *Policy) Check(info tool.Info, paths []string) Verdict {
 	if level == Never {
 		return Verdict{Never, fmt.Sprintf("%s is disabled by configuration (permission = \"never\")", info.Name)}
 	}
+	var judged Verdict
+	if classify := p.Classifiers[info.Name]; classify != nil && args != nil {
+		if v, ok := classify(args); ok {
+			judged = v
+		}
+	}
+	if judged.Level == Never {
+		return judged
+	}
 	if p.AutoApprove || p.isGranted(info.Name) {
 		return Verdict{Always, "approved for this session"}
 	}
-	if level == Ask && len(abs) > 0 && allMatch(rule.Allow, abs, p.WorkDir) {
+	if level == Ask && (judged.Level == Always || len(abs) > 0 && allMatch(rule.Allow, abs, p.WorkDir)) {
 		level = Always
 	}
 	if level == Always {
@@ -117,6 +142,9 @@ func (p *Policy) Check(info tool.Info, paths []string) Verdict {
 			}
 		}
 		return Verdict{Always, ""}
+	}
+	if judged.Level == Ask {
+		return judged
 	}
 	return Verdict{Ask, ""}
 }

@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -52,6 +53,70 @@ func TestCheck(t *testing.T) {
 				t.Fatalf("Check = %+v, want %s with reason containing %q", v, tt.want, tt.reason)
 			}
 		})
+	}
+}
+
+func TestCheckCallClassifier(t *testing.T) {
+	t.Parallel()
+	bash := tool.Info{Name: "bash"}
+	// The fake classifier judges by the command alone, as shellcmd does.
+	classify := func(args json.RawMessage) (Verdict, bool) {
+		var p struct{ Command string }
+		_ = json.Unmarshal(args, &p)
+		switch p.Command {
+		case "ls":
+			return Verdict{Always, "allowlisted"}, true
+		case "sudo ls":
+			return Verdict{Never, "sudo is denied"}, true
+		case "echo > f":
+			return Verdict{Ask, "redirection to f"}, true
+		}
+		return Verdict{}, false
+	}
+	base := func() *Policy {
+		return &Policy{WorkDir: "/work", Trusted: true, Rules: map[string]Rule{},
+			Classifiers: map[string]func(json.RawMessage) (Verdict, bool){"bash": classify}}
+	}
+	tests := []struct {
+		name    string
+		policy  func(*Policy)
+		info    tool.Info
+		command string
+		want    Level
+		reason  string
+	}{
+		{"classifier always approves", nil, bash, "ls", Always, ""},
+		{"classifier never refuses", nil, bash, "sudo ls", Never, "sudo is denied"},
+		{"classifier ask keeps its reason", nil, bash, "echo > f", Ask, "redirection to f"},
+		{"no opinion keeps the default", nil, bash, "make", Ask, ""},
+		{"explicit ask is upgraded like the default", func(p *Policy) { p.Rules["bash"] = Rule{Level: Ask} }, bash, "ls", Always, ""},
+		{"never beats auto-approve", func(p *Policy) { p.AutoApprove = true }, bash, "sudo ls", Never, "sudo"},
+		{"never beats a session grant", func(p *Policy) { p.GrantForSession("bash") }, bash, "sudo ls", Never, "sudo"},
+		{"never beats explicit always", func(p *Policy) { p.Rules["bash"] = Rule{Level: Always} }, bash, "sudo ls", Never, "sudo"},
+		{"explicit always beats ask", func(p *Policy) { p.Rules["bash"] = Rule{Level: Always} }, bash, "echo > f", Always, ""},
+		{"session grant beats ask", func(p *Policy) { p.GrantForSession("bash") }, bash, "echo > f", Always, "session"},
+		{"auto-approve beats ask", func(p *Policy) { p.AutoApprove = true }, bash, "echo > f", Always, "session"},
+		{"permission never beats classifier always", func(p *Policy) { p.Rules["bash"] = Rule{Level: Never} }, bash, "ls", Never, "disabled"},
+		{"untrusted beats classifier always", func(p *Policy) { p.Trusted = false }, bash, "ls", Never, "not trusted"},
+		{"other tools are not classified", nil, tool.Info{Name: "edit"}, "ls", Ask, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p := base()
+			if tt.policy != nil {
+				tt.policy(p)
+			}
+			args, _ := json.Marshal(map[string]string{"command": tt.command})
+			v := p.CheckCall(tt.info, nil, args)
+			if v.Level != tt.want || !strings.Contains(v.Reason, tt.reason) {
+				t.Fatalf("CheckCall(%s) = %+v, want %s with reason containing %q", args, v, tt.want, tt.reason)
+			}
+		})
+	}
+	// Check, without arguments, does not consult the classifier.
+	if v := base().Check(bash, nil); v.Level != Ask {
+		t.Fatalf("Check without arguments = %+v, want the default ask", v)
 	}
 }
 
