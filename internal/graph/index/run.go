@@ -1,0 +1,306 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/etalab-ia/albert-code/internal/graph"
+	"github.com/etalab-ia/albert-code/internal/graph/golang"
+	"github.com/etalab-ia/albert-code/internal/graph/store"
+)
+
+// FileExtractor extracts one file's facts (the tree-sitter layer). It must set every
+// row's File to rel and recover from its parser's panics itself.
+type FileExtractor func(ctx context.Context, rel, lang string, src []byte) (graph.FileFacts, error)
+
+// Options configure an indexing run.
+type Options struct {
+	Limits Limits
+	// Rebuild ignores the manifest and re-extracts every file.
+	Rebuild bool
+	// Extract handles files the Go type checker does not: other languages, and Go
+	// code that does not load. Nil records those files without facts, with a
+	// parse error that says so.
+	Extract FileExtractor
+	// Go configures the type-checked Go extraction.
+	Go golang.Options
+	// Progress, when set, hears how many of the files to extract are done.
+	Progress func(done, total int)
+}
+
+// Report says what a run did. Nothing is dropped silently: skipped paths, files
+// without facts and Go loading errors are all listed or counted.
+type Report struct {
+	Root        string         `json:"root"`
+	Files       int            `json:"files"`
+	Extracted   int            `json:"extracted"`
+	Unchanged   int            `json:"unchanged"`
+	Removed     int            `json:"removed"`
+	Renamed     int            `json:"renamed"`
+	Languages   map[string]int `json:"languages"`
+	Skipped     []Skip         `json:"skipped,omitempty"`
+	Truncated   bool           `json:"truncated,omitempty"`
+	Partial     []Skip         `json:"partial,omitempty"` // files with parse errors or no extraction
+	Quarantined []Skip         `json:"quarantined,omitempty"`
+	GoTypes     bool           `json:"go_types"` // Go edges came from the type checker
+	GoErrors    int            `json:"go_errors,omitempty"`
+	Commit      string         `json:"commit,omitempty"`
+	Duration    time.Duration  `json:"duration_ns"`
+}
+
+// Run brings the store up to date with the tree at root: it scans, diffs against
+// the manifest, extracts what changed and replaces those files' facts in one
+// transaction.
+//
+// Go is extracted by the type checker for the whole module whenever any Go file
+// changed: its edges cross files (a renamed function changes its callers' edges),
+// so all Go files are replaced together. Other files are independent units.
+func Run(ctx context.Context, root string, st *store.Store, opts Options) (*Report, error) {
+	start := time.Now()
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	scan, err := ScanTree(ctx, root, opts.Limits)
+	if err != nil {
+		return nil, err
+	}
+	manifest := map[string]string{}
+	if !opts.Rebuild {
+		if manifest, err = st.Manifest(ctx); err != nil {
+			return nil, err
+		}
+	}
+	changes := Diff(manifest, scan.Files)
+	rep := &Report{Root: root, Files: len(scan.Files), Unchanged: changes.Unchanged, Removed: len(changes.Removed),
+		Renamed: len(changes.Renamed), Skipped: scan.Skipped, Truncated: scan.Truncated, Languages: map[string]int{}}
+	for _, f := range scan.Files {
+		rep.Languages[f.Language]++
+	}
+
+	// Facts are keyed by path; a rename is its old path removed and its new one added.
+	todo := append(append([]File{}, changes.Added...), changes.Changed...)
+	removed := append([]string{}, changes.Removed...)
+	for _, r := range changes.Renamed {
+		todo = append(todo, r.To)
+		removed = append(removed, r.From)
+	}
+	goChanged := anyGo(todo) || anyGoPath(removed)
+	var facts []graph.FileFacts
+	goDone := map[string]bool{}
+	if goChanged {
+		var goFacts []graph.FileFacts
+		goFacts, rep.GoTypes, rep.GoErrors = extractGo(ctx, root, opts.Go)
+		scanned := make(map[string]bool, len(scan.Files))
+		for _, f := range scan.Files {
+			scanned[f.Rel] = true
+		}
+		for _, f := range goFacts {
+			// The go command loads every package of the module; keep what the walk
+			// kept (.gitignore and excludes apply to Go too).
+			if scanned[f.Path] {
+				goDone[f.Path] = true
+				facts = append(facts, f)
+			}
+		}
+		// All Go files are replaced with the module's fresh facts, not only the changed
+		// ones; add the unchanged Go files the type checker did not cover to the work.
+		if rep.GoTypes {
+			for _, f := range scan.Files {
+				if f.Language == "go" && !goDone[f.Rel] && !contains(todo, f.Rel) {
+					todo = append(todo, f)
+				}
+			}
+		}
+	}
+	var rest []File
+	for _, f := range todo {
+		if !goDone[f.Rel] {
+			rest = append(rest, f)
+		}
+	}
+	facts = append(facts, extractFiles(ctx, root, rest, opts, len(goDone))...)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, f := range facts {
+		switch {
+		case f.Quarantined:
+			rep.Quarantined = append(rep.Quarantined, Skip{f.Path, f.ParseError})
+		case f.ParseError != "":
+			rep.Partial = append(rep.Partial, Skip{f.Path, f.ParseError})
+		}
+	}
+	rep.Extracted = len(facts)
+	if err := st.ReplaceFiles(ctx, facts, removed); err != nil {
+		return nil, err
+	}
+	rep.Commit = gitHead(ctx, root)
+	for k, v := range map[string]string{store.MetaIndexedCommit: rep.Commit, store.MetaIndexedAt: time.Now().UTC().Format(time.RFC3339), store.MetaRoot: root} {
+		if err := st.SetMeta(ctx, k, v); err != nil {
+			return nil, err
+		}
+	}
+	rep.Duration = time.Since(start)
+	return rep, nil
+}
+
+// extractGo runs the type checker over the module at root. It reports whether it
+// could (no go.mod, or a module that does not load, leaves Go to the file
+// extractor) and how many errors the go command and type checker reported.
+func extractGo(ctx context.Context, root string, opts golang.Options) ([]graph.FileFacts, bool, int) {
+	res, err := golang.Extract(ctx, root, opts)
+	if err != nil {
+		return nil, false, 0
+	}
+	return res.Files, true, len(res.Errors)
+}
+
+// extractFiles runs the file extractor over files in parallel, one file per worker
+// at a time, each file read once.
+func extractFiles(ctx context.Context, root string, files []File, opts Options, already int) []graph.FileFacts {
+	out := make([]graph.FileFacts, len(files))
+	total := len(files) + already
+	var mu sync.Mutex
+	done := already
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range max(runtime.GOMAXPROCS(0), 1) {
+		wg.Go(func() {
+			for i := range work {
+				out[i] = extractOne(ctx, root, files[i], opts.Extract)
+				if opts.Progress != nil {
+					mu.Lock()
+					done++
+					opts.Progress(done, total)
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	for i := range files {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	return out
+}
+
+func extractOne(ctx context.Context, root string, f File, extract FileExtractor) graph.FileFacts {
+	base := graph.FileFacts{Path: f.Rel, Language: f.Language, Hash: f.Hash, Size: f.Size}
+	if extract == nil {
+		base.ParseError = "no extractor for " + f.Language + " in this build"
+		return base
+	}
+	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.Rel)))
+	if err != nil {
+		base.ParseError = "read: " + err.Error()
+		return base
+	}
+	facts, err := extract(ctx, f.Rel, f.Language, src)
+	if err != nil {
+		base.ParseError = err.Error()
+		return base
+	}
+	facts.Path, facts.Language, facts.Hash, facts.Size = f.Rel, f.Language, f.Hash, f.Size
+	return facts
+}
+
+func anyGo(files []File) bool {
+	for _, f := range files {
+		if f.Language == "go" {
+			return true
+		}
+	}
+	return false
+}
+
+func anyGoPath(paths []string) bool {
+	for _, p := range paths {
+		if strings.HasSuffix(p, ".go") {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(files []File, rel string) bool {
+	for _, f := range files {
+		if f.Rel == rel {
+			return true
+		}
+	}
+	return false
+}
+
+// gitHead is the commit checked out at root, or "" outside a git repository.
+func gitHead(ctx context.Context, root string) string {
+	out, err := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// ErrNotIndexed is returned by Freshness when the store holds no index of root.
+var ErrNotIndexed = errors.New("not indexed")
+
+// Freshness says how far the index is from the tree: the commit it was built at,
+// the current HEAD, and the files whose content differs.
+type Freshness struct {
+	Status        string   `json:"status"` // fresh or stale
+	IndexedCommit string   `json:"indexed_commit,omitempty"`
+	Head          string   `json:"head,omitempty"`
+	IndexedAt     string   `json:"indexed_at,omitempty"`
+	Dirty         []string `json:"dirty,omitempty"`
+}
+
+// CheckFreshness rescans root (hashing is cheap next to extraction) and compares it
+// with the manifest.
+func CheckFreshness(ctx context.Context, root string, st *store.Store, limits Limits) (Freshness, error) {
+	var f Freshness
+	commit, ok, err := st.Meta(ctx, store.MetaIndexedCommit)
+	if err != nil {
+		return f, err
+	}
+	at, _, err := st.Meta(ctx, store.MetaIndexedAt)
+	if err != nil {
+		return f, err
+	}
+	if !ok && at == "" {
+		return f, fmt.Errorf("%s: %w", root, ErrNotIndexed)
+	}
+	f.IndexedCommit, f.IndexedAt, f.Head = commit, at, gitHead(ctx, root)
+	scan, err := ScanTree(ctx, root, limits)
+	if err != nil {
+		return f, err
+	}
+	manifest, err := st.Manifest(ctx)
+	if err != nil {
+		return f, err
+	}
+	c := Diff(manifest, scan.Files)
+	for _, x := range append(c.Added, c.Changed...) {
+		f.Dirty = append(f.Dirty, x.Rel)
+	}
+	f.Dirty = append(f.Dirty, c.Removed...)
+	for _, r := range c.Renamed {
+		f.Dirty = append(f.Dirty, r.From+" -> "+r.To.Rel)
+	}
+	f.Status = "fresh"
+	if len(f.Dirty) > 0 || f.Head != f.IndexedCommit {
+		f.Status = "stale"
+	}
+	return f, nil
+}
