@@ -1,0 +1,206 @@
+// Package query answers structure questions from the graph store — definition,
+// callers, callees, references, implementations, search — and says, for each
+// answer, whether it is exact or a lower bound, and why.
+package query
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/etalab-ia/albert-code/internal/graph"
+	"github.com/etalab-ia/albert-code/internal/graph/store"
+)
+
+// Kinds lists the questions Ask understands.
+var Kinds = []string{"definition", "callers", "callees", "references", "implementations", "search"}
+
+// Certainty values.
+const (
+	Exact      = "exact"
+	LowerBound = "lower-bound"
+)
+
+// Item is one result. Line is the line of the item's name; SiteLine, when set, is
+// where the relation happens (the call, the reference).
+type Item struct {
+	QName      string  `json:"qualified_name"`
+	Kind       string  `json:"kind"`
+	File       string  `json:"file,omitempty"`
+	Line       int     `json:"line,omitempty"`
+	SiteFile   string  `json:"site_file,omitempty"`
+	SiteLine   int     `json:"site_line,omitempty"`
+	Relation   string  `json:"relation,omitempty"`
+	Confidence float64 `json:"confidence,omitempty"`
+	Resolution string  `json:"resolution,omitempty"`
+}
+
+// Answer is the reply to one question.
+type Answer struct {
+	Question  string `json:"question"`
+	Symbol    string `json:"symbol"`
+	Certainty string `json:"certainty"`
+	Why       string `json:"why"`
+	// Targets are the definitions the symbol named (several when a bare name is ambiguous).
+	Targets []Item `json:"targets,omitempty"`
+	Items   []Item `json:"items"`
+}
+
+// UnknownSymbolError is returned when no definition matches; it carries suggestions.
+type UnknownSymbolError struct {
+	Symbol     string
+	DidYouMean []string
+}
+
+func (e *UnknownSymbolError) Error() string {
+	msg := fmt.Sprintf("no definition named %q in the index", e.Symbol)
+	if len(e.DidYouMean) > 0 {
+		msg += "; did you mean " + strings.Join(e.DidYouMean, ", ") + "?"
+	}
+	return msg
+}
+
+// Ask answers question kind about symbol (a qualified name or a bare name).
+func Ask(ctx context.Context, st *store.Store, kind, symbol string) (*Answer, error) {
+	if kind == "search" {
+		return search(ctx, st, symbol)
+	}
+	targets, err := resolve(ctx, st, symbol)
+	if err != nil {
+		return nil, err
+	}
+	a := &Answer{Question: kind, Symbol: symbol, Certainty: Exact}
+	for _, n := range targets {
+		a.Targets = append(a.Targets, nodeItem(n))
+	}
+	var reasons []string
+	for _, n := range targets {
+		var items []Item
+		var why string
+		switch kind {
+		case "definition":
+			items, why = []Item{nodeItem(n)}, ""
+		case "callers":
+			items, why, err = callers(ctx, st, n)
+		case "callees":
+			items, why, err = callees(ctx, st, n)
+		case "references":
+			items, why, err = references(ctx, st, n)
+		case "implementations":
+			items, why, err = implementations(ctx, st, n)
+		default:
+			return nil, fmt.Errorf("unknown question %q: want one of %s", kind, strings.Join(Kinds, ", "))
+		}
+		if err != nil {
+			return nil, err
+		}
+		a.Items = append(a.Items, items...)
+		if why != "" {
+			reasons = append(reasons, why)
+		}
+	}
+	if len(targets) > 1 {
+		reasons = append(reasons, fmt.Sprintf("%q names %d definitions; the answer covers them all", symbol, len(targets)))
+	}
+	if len(reasons) > 0 {
+		a.Certainty, a.Why = LowerBound, strings.Join(reasons, "; ")
+	} else {
+		a.Why = exactWhy(kind, targets)
+	}
+	sortItems(a.Items)
+	return a, nil
+}
+
+// resolve finds the definitions a symbol names: a qualified name exactly, else a
+// bare name (exact case first).
+func resolve(ctx context.Context, st *store.Store, symbol string) ([]graph.Node, error) {
+	if n, err := st.Node(ctx, symbol); err == nil {
+		return []graph.Node{n}, nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return nil, err
+	}
+	nodes, err := st.NodesByName(ctx, symbol)
+	if err != nil {
+		return nil, err
+	}
+	if len(nodes) == 0 {
+		sugg, err := st.Suggest(ctx, symbol, 5)
+		if err != nil {
+			return nil, err
+		}
+		return nil, &UnknownSymbolError{Symbol: symbol, DidYouMean: sugg}
+	}
+	return nodes, nil
+}
+
+func exactWhy(kind string, targets []graph.Node) string {
+	lang := ""
+	if len(targets) > 0 {
+		lang = targets[0].Language
+	}
+	if kind == "definition" {
+		return "the definition as indexed"
+	}
+	if lang != "go" {
+		return "every edge was resolved exactly"
+	}
+	switch kind {
+	case "callees":
+		return "every call site was resolved by the Go type checker"
+	case "callers":
+		return "every call was resolved by the Go type checker, and no interface call or function value can reach the symbol"
+	case "implementations":
+		return "checked by the Go type checker for every type and interface of the module"
+	}
+	return "every edge was resolved by the Go type checker"
+}
+
+func nodeItem(n graph.Node) Item {
+	return Item{QName: n.QName, Kind: string(n.Kind), File: n.File, Line: n.Line}
+}
+
+// endpoint describes the node at one end of an edge; targets outside the index
+// (the standard library, other modules) come back as kind "external".
+func endpoint(ctx context.Context, st *store.Store, qname string, e graph.Edge) (Item, error) {
+	it := Item{QName: qname, Kind: "external", SiteFile: e.File, SiteLine: e.Line, Relation: string(e.Kind),
+		Confidence: e.Confidence, Resolution: string(e.Resolution)}
+	n, err := st.Node(ctx, qname)
+	switch {
+	case err == nil:
+		it.Kind, it.File, it.Line = string(n.Kind), n.File, n.Line
+	case !errors.Is(err, store.ErrNotFound):
+		return it, err
+	}
+	return it, nil
+}
+
+func sortItems(items []Item) {
+	sort.SliceStable(items, func(i, j int) bool {
+		a, b := items[i], items[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.QName != b.QName {
+			return a.QName < b.QName
+		}
+		return a.SiteLine < b.SiteLine
+	})
+}
+
+func search(ctx context.Context, st *store.Store, q string) (*Answer, error) {
+	hits, err := st.Search(ctx, q, 20)
+	if err != nil {
+		return nil, err
+	}
+	a := &Answer{Question: "search", Symbol: q, Certainty: LowerBound,
+		Why: "ranked text search (BM25 over names, signatures, docs and paths); the vector leg is not configured", Items: []Item{}}
+	for _, h := range hits {
+		a.Items = append(a.Items, Item{QName: h.QName, Kind: h.Kind, File: h.File, Line: h.Line})
+	}
+	return a, nil
+}
