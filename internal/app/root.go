@@ -75,7 +75,7 @@ repository, driving a model through the Albert API or any OpenAI-compatible serv
 	root.SetVersionTemplate("albert-code {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
 
-	root.AddCommand(newVersionCmd(), newConfigCmd(), newSessionsCmd(), newTrustCmd())
+	root.AddCommand(newVersionCmd(), newConfigCmd(), newSessionsCmd(), newTrustCmd(), newGraphCmd())
 	return root
 }
 

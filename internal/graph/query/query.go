@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -97,7 +98,7 @@ func Ask(ctx context.Context, st *store.Store, kind, symbol string) (*Answer, er
 			return nil, err
 		}
 		a.Items = append(a.Items, items...)
-		if why != "" {
+		if why != "" && !slices.Contains(reasons, why) {
 			reasons = append(reasons, why)
 		}
 	}

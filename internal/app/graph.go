@@ -1,0 +1,376 @@
+package app
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/etalab-ia/albert-code/internal/graph/golang"
+	"github.com/etalab-ia/albert-code/internal/graph/index"
+	"github.com/etalab-ia/albert-code/internal/graph/query"
+	"github.com/etalab-ia/albert-code/internal/graph/store"
+)
+
+func newGraphCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "graph",
+		Short: "Index a repository and answer structure questions (who calls, what implements...)",
+	}
+	var repo string
+	cmd.PersistentFlags().StringVar(&repo, "repo", "", "the repository (default: the enclosing git repository, or the current directory)")
+	cmd.AddCommand(newGraphIndexCmd(), newGraphQueryCmd(&repo), newGraphSQLCmd(&repo), newGraphSchemaCmd(), newGraphStatsCmd(&repo))
+	return cmd
+}
+
+// graphDBPath is where a repository's index lives: inside it, in
+// .albert-code/graph/, or in the user's cache when the repository is read-only.
+// With create, the folder is made; without, an existing index is looked for.
+func graphDBPath(root string, create bool) (string, error) {
+	localDir := filepath.Join(root, ".albert-code", "graph")
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	sum := sha256.Sum256([]byte(root))
+	cacheDir := filepath.Join(cache, "albert-code", "graph", hex.EncodeToString(sum[:8]))
+	if !create {
+		for _, dir := range []string{localDir, cacheDir} {
+			if _, err := os.Stat(filepath.Join(dir, "graph.db")); err == nil {
+				return filepath.Join(dir, "graph.db"), nil
+			}
+		}
+		return filepath.Join(localDir, "graph.db"), nil
+	}
+	if err := os.MkdirAll(localDir, 0o755); err == nil {
+		// The index is a cache of the tree, never something to commit.
+		_ = os.WriteFile(filepath.Join(localDir, ".gitignore"), []byte("*\n"), 0o644)
+		return filepath.Join(localDir, "graph.db"), nil
+	}
+	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+		return "", fmt.Errorf("no writable place for the index of %s: %w", root, err)
+	}
+	return filepath.Join(cacheDir, "graph.db"), nil
+}
+
+// graphRoot picks the repository: the flag, else the enclosing git work tree, else
+// the working directory.
+func graphRoot(flag string) (string, error) {
+	if flag != "" {
+		return filepath.Abs(flag)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	if out, err := exec.Command("git", "-C", wd, "rev-parse", "--show-toplevel").Output(); err == nil {
+		return strings.TrimSpace(string(out)), nil
+	}
+	return wd, nil
+}
+
+func newGraphIndexCmd() *cobra.Command {
+	var rebuild, asJSON bool
+	var excludes []string
+	cmd := &cobra.Command{
+		Use:   "index [PATH]",
+		Short: "Index the repository at PATH (default: the enclosing repository); only what changed is redone",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			flag := ""
+			if len(args) == 1 {
+				flag = args[0]
+			}
+			root, err := graphRoot(flag)
+			if err != nil {
+				return err
+			}
+			if st, err := os.Stat(root); err != nil || !st.IsDir() {
+				return usageError("index %s: not a directory", root)
+			}
+			path, err := graphDBPath(root, true)
+			if err != nil {
+				return err
+			}
+			if rebuild {
+				if err := store.Remove(path); err != nil {
+					return err
+				}
+			}
+			st, err := store.Open(path)
+			if err != nil {
+				return fmt.Errorf("%w (rerun with --rebuild to start the index afresh)", err)
+			}
+			defer st.Close()
+			opts := index.Options{Limits: index.Limits{Exclude: excludes}, Rebuild: rebuild, Go: golang.DefaultOptions()}
+			if f, ok := cmd.ErrOrStderr().(*os.File); ok && term.IsTerminal(int(f.Fd())) && !asJSON {
+				opts.Progress = progressBar(f)
+			}
+			rep, err := index.Run(cmd.Context(), root, st, opts)
+			if opts.Progress != nil {
+				fmt.Fprint(cmd.ErrOrStderr(), "\r\033[K")
+			}
+			if err != nil {
+				return err
+			}
+			return printReport(cmd.OutOrStdout(), rep, path, asJSON)
+		},
+	}
+	cmd.Flags().BoolVar(&rebuild, "rebuild", false, "discard the index and build it again")
+	cmd.Flags().StringArrayVar(&excludes, "exclude", nil, "leave out paths matching this glob ('**' spans folders); repeatable")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	return cmd
+}
+
+// progressBar draws "indexing [####....] n/total" on a terminal, at most every 100 ms.
+func progressBar(w io.Writer) func(done, total int) {
+	var last time.Time
+	return func(done, total int) {
+		if time.Since(last) < 100*time.Millisecond && done < total {
+			return
+		}
+		last = time.Now()
+		const width = 30
+		filled := 0
+		if total > 0 {
+			filled = width * done / total
+		}
+		fmt.Fprintf(w, "\rindexing [%s%s] %d/%d", strings.Repeat("#", filled), strings.Repeat(".", width-filled), done, total)
+	}
+}
+
+func printReport(w io.Writer, rep *index.Report, path string, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			*index.Report
+			Index string `json:"index"`
+		}{rep, path})
+	}
+	fmt.Fprintf(w, "indexed %s in %v: %d files (%d extracted, %d unchanged, %d removed, %d renamed)\n",
+		rep.Root, rep.Duration.Round(time.Millisecond), rep.Files, rep.Extracted, rep.Unchanged, rep.Removed, rep.Renamed)
+	if rep.GoTypes {
+		fmt.Fprintf(w, "Go: type-checked (exact edges), %d loading or type errors\n", rep.GoErrors)
+	}
+	for _, group := range []struct {
+		name  string
+		items []index.Skip
+	}{{"skipped", rep.Skipped}, {"partial", rep.Partial}, {"quarantined", rep.Quarantined}} {
+		if len(group.items) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "%s: %d\n", group.name, len(group.items))
+		for i, s := range group.items {
+			if i == 5 {
+				fmt.Fprintf(w, "  ... and %d more (--json lists them all)\n", len(group.items)-5)
+				break
+			}
+			fmt.Fprintf(w, "  %s: %s\n", s.Rel, s.Reason)
+		}
+	}
+	if rep.Truncated {
+		fmt.Fprintln(w, "the walk stopped at a limit (files or total size): the index is partial")
+	}
+	fmt.Fprintf(w, "index: %s\n", path)
+	return nil
+}
+
+// openIndex opens an existing index of root, read-only.
+func openIndex(root string) (*store.Store, error) {
+	path, err := graphDBPath(root, false)
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.OpenReadOnly(path)
+	if err != nil {
+		if errors.Is(err, store.ErrNoIndex) {
+			return nil, usageError("%s has no index yet: run `albert-code graph index %s`", root, root)
+		}
+		return nil, err
+	}
+	return st, nil
+}
+
+func newGraphQueryCmd(repo *string) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "query KIND SYMBOL",
+		Short: "Answer a question: " + strings.Join(query.Kinds, ", "),
+		Long: `Answer a structure question about SYMBOL, a qualified name (example.com/m/pkg.Type.Method)
+or a bare name. Every answer says whether it is exact or a lower bound, and why, and
+how fresh the index is.`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			root, err := graphRoot(*repo)
+			if err != nil {
+				return err
+			}
+			st, err := openIndex(root)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			ctx := cmd.Context()
+			a, err := query.Ask(ctx, st, args[0], args[1])
+			var unknown *query.UnknownSymbolError
+			if errors.As(err, &unknown) {
+				return &exitError{code: ExitError, err: err}
+			}
+			if err != nil {
+				return usageError("%v", err)
+			}
+			fresh, ferr := index.CheckFreshness(ctx, root, st, index.Limits{})
+			if asJSON {
+				out := struct {
+					*query.Answer
+					Freshness *index.Freshness `json:"freshness,omitempty"`
+				}{Answer: a}
+				if ferr == nil {
+					out.Freshness = &fresh
+				}
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(out)
+			}
+			return printAnswer(cmd.OutOrStdout(), a, fresh, ferr)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the answer as JSON")
+	return cmd
+}
+
+func printAnswer(w io.Writer, a *query.Answer, fresh index.Freshness, ferr error) error {
+	fmt.Fprintf(w, "%s of %s: %d result(s), %s", a.Question, a.Symbol, len(a.Items), a.Certainty)
+	if a.Why != "" {
+		fmt.Fprintf(w, " (%s)", a.Why)
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, it := range a.Items {
+		loc := "(external)"
+		if it.File != "" {
+			loc = fmt.Sprintf("%s:%d", it.File, it.Line)
+		}
+		site := ""
+		if it.SiteLine > 0 {
+			site = fmt.Sprintf("at %s:%d", it.SiteFile, it.SiteLine)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", loc, it.QName, it.Kind, site)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	switch {
+	case ferr != nil:
+		fmt.Fprintf(w, "freshness unknown: %v\n", ferr)
+	case fresh.Status == "stale":
+		fmt.Fprintf(w, "the index is stale: %d file(s) changed since it was built; run `albert-code graph index`\n", len(fresh.Dirty))
+	}
+	return nil
+}
+
+func newGraphSQLCmd(repo *string) *cobra.Command {
+	var maxRows int
+	var timeout time.Duration
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "sql 'SELECT ...'",
+		Short: "Run one read-only SQL query on the index (see `graph schema`)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			root, err := graphRoot(*repo)
+			if err != nil {
+				return err
+			}
+			st, err := openIndex(root)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			cols, rows, truncated, err := st.Query(cmd.Context(), args[0], maxRows, timeout)
+			if err != nil {
+				return &exitError{code: ExitError, err: err}
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				return enc.Encode(map[string]any{"columns": cols, "rows": rows, "truncated": truncated})
+			}
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, strings.Join(cols, "\t"))
+			for _, r := range rows {
+				cells := make([]string, len(r))
+				for i, v := range r {
+					cells[i] = fmt.Sprint(v)
+				}
+				fmt.Fprintln(tw, strings.Join(cells, "\t"))
+			}
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			if truncated {
+				fmt.Fprintf(cmd.ErrOrStderr(), "albert-code: only the first %d rows are shown (--max-rows)\n", len(rows))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().IntVar(&maxRows, "max-rows", store.DefaultMaxRows, "stop after this many rows")
+	cmd.Flags().DurationVar(&timeout, "timeout", store.DefaultQueryTimeout, "stop a query that runs longer")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func newGraphSchemaCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "schema",
+		Short: "Print the SQL schema of the index",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, err := io.WriteString(cmd.OutOrStdout(), (*store.Store)(nil).Schema())
+			return err
+		},
+	}
+}
+
+func newGraphStatsCmd(repo *string) *cobra.Command {
+	return &cobra.Command{
+		Use:   "stats",
+		Short: "Count what the index holds, and say how fresh it is",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			root, err := graphRoot(*repo)
+			if err != nil {
+				return err
+			}
+			st, err := openIndex(root)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			stats, err := st.Stats(cmd.Context())
+			if err != nil {
+				return err
+			}
+			fresh, ferr := index.CheckFreshness(context.WithoutCancel(cmd.Context()), root, st, index.Limits{})
+			out := map[string]any{"stats": stats}
+			if ferr == nil {
+				out["freshness"] = fresh
+			}
+			enc := json.NewEncoder(cmd.OutOrStdout())
+			enc.SetIndent("", "  ")
+			return enc.Encode(out)
+		},
+	}
+}

@@ -1,0 +1,93 @@
+package app
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// graphRepo copies the Go extractor's fixture module into a fresh directory.
+func graphRepo(t *testing.T, h *harness) string {
+	t.Helper()
+	dst := filepath.Join(h.work, "repo")
+	if out, err := exec.Command("cp", "-r", filepath.Join("..", "graph", "golang", "testdata", "fixture"), dst).CombinedOutput(); err != nil {
+		t.Fatalf("copy fixture: %v\n%s", err, out)
+	}
+	return dst
+}
+
+func TestGraphIndexQuerySQL(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	repo := graphRepo(t, h)
+	r := h.run("graph", "index", repo, "--json")
+	if r.code != ExitOK {
+		t.Fatalf("index: exit %d stderr %s", r.code, r.stderr)
+	}
+	var rep struct {
+		Files     int    `json:"files"`
+		GoTypes   bool   `json:"go_types"`
+		Extracted int    `json:"extracted"`
+		Index     string `json:"index"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || rep.Files == 0 || !rep.GoTypes || rep.Extracted != rep.Files {
+		t.Fatalf("report = %+v, %v\n%s", rep, err, r.stdout)
+	}
+	if rep.Index != filepath.Join(repo, ".albert-code", "graph", "graph.db") {
+		t.Fatalf("index at %s", rep.Index)
+	}
+
+	r = h.run("graph", "--repo", repo, "query", "implementations", "Shape", "--json")
+	var ans struct {
+		Certainty string `json:"certainty"`
+		Items     []struct {
+			QName string `json:"qualified_name"`
+			File  string `json:"file"`
+			Line  int    `json:"line"`
+		} `json:"items"`
+		Freshness struct {
+			Status string `json:"status"`
+		} `json:"freshness"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &ans); err != nil || r.code != ExitOK {
+		t.Fatalf("query: exit %d, %v\n%s%s", r.code, err, r.stdout, r.stderr)
+	}
+	if ans.Certainty != "exact" || len(ans.Items) < 2 || ans.Items[0].QName != "example.com/fixture/shapes.Square" ||
+		ans.Items[0].File != "shapes/shapes.go" || ans.Items[0].Line == 0 || ans.Freshness.Status == "" {
+		t.Fatalf("answer = %+v", ans)
+	}
+
+	// A second index run redoes nothing; an edit makes answers say the index is stale.
+	r = h.run("graph", "index", repo, "--json")
+	if !strings.Contains(r.stdout, `"extracted": 0`) {
+		t.Fatalf("second index re-extracted:\n%s", r.stdout)
+	}
+	f, err := os.OpenFile(filepath.Join(repo, "shapes", "shapes.go"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("\nfunc Extra() {}\n")
+	f.Close()
+	if r = h.run("graph", "--repo", repo, "query", "definition", "Describe"); !strings.Contains(r.stdout, "stale") {
+		t.Fatalf("no staleness warning:\n%s", r.stdout)
+	}
+
+	if r = h.run("graph", "--repo", repo, "query", "callers", "Descrbe"); r.code != ExitError || !strings.Contains(r.stderr, "Descrbe") {
+		t.Fatalf("unknown symbol: exit %d stderr %s", r.code, r.stderr)
+	}
+	if r = h.run("graph", "--repo", repo, "sql", "SELECT count(*) AS n FROM nodes WHERE kind = 'interface'"); r.code != ExitOK || !strings.Contains(r.stdout, "n") {
+		t.Fatalf("sql: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r = h.run("graph", "--repo", repo, "sql", "ATTACH DATABASE 'x.db' AS x"); r.code == ExitOK || !strings.Contains(r.stderr, "read-only") {
+		t.Fatalf("hostile sql: exit %d stderr %s", r.code, r.stderr)
+	}
+	if r = h.run("graph", "schema"); !strings.Contains(r.stdout, "CREATE TABLE") {
+		t.Fatalf("schema:\n%s", r.stdout)
+	}
+	if r = h.run("graph", "--repo", h.work, "query", "callers", "X"); r.code != ExitUsage || !strings.Contains(r.stderr, "graph index") {
+		t.Fatalf("query without an index: exit %d stderr %s", r.code, r.stderr)
+	}
+}
