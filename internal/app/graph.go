@@ -22,6 +22,7 @@ import (
 	"github.com/etalab-ia/albert-code/internal/graph/index"
 	"github.com/etalab-ia/albert-code/internal/graph/query"
 	"github.com/etalab-ia/albert-code/internal/graph/store"
+	"github.com/etalab-ia/albert-code/internal/graph/treesitter"
 )
 
 func newGraphCmd() *cobra.Command {
@@ -114,7 +115,8 @@ func newGraphIndexCmd() *cobra.Command {
 				return fmt.Errorf("%w (rerun with --rebuild to start the index afresh)", err)
 			}
 			defer st.Close()
-			opts := index.Options{Limits: index.Limits{Exclude: excludes}, Rebuild: rebuild, Go: golang.DefaultOptions()}
+			opts := index.Options{Limits: index.Limits{Exclude: excludes}, Rebuild: rebuild,
+				Go: golang.DefaultOptions(), Extract: treesitter.Extractor{}.Extract}
 			if f, ok := cmd.ErrOrStderr().(*os.File); ok && term.IsTerminal(int(f.Fd())) && !asJSON {
 				opts.Progress = progressBar(f)
 			}

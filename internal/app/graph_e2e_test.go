@@ -91,3 +91,31 @@ func TestGraphIndexQuerySQL(t *testing.T) {
 		t.Fatalf("query without an index: exit %d stderr %s", r.code, r.stderr)
 	}
 }
+
+func TestGraphTreeSitterLanguages(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	repo := filepath.Join(h.work, "py")
+	h.writeUnder(repo, "app/server.py", `class Server:
+    """Serves requests."""
+
+    def handle(self, req):
+        return self.parse(req)
+
+    def parse(self, req):
+        return req
+
+
+def main():
+    Server().handle("x")
+`)
+	h.writeUnder(repo, "lib/mod.rs", "fn main() {}\n")
+	r := h.run("graph", "index", repo)
+	if r.code != ExitOK || !strings.Contains(r.stdout, "partial: 1") || !strings.Contains(r.stdout, "lib/mod.rs") {
+		t.Fatalf("index: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = h.run("graph", "--repo", repo, "query", "callers", "parse")
+	if r.code != ExitOK || !strings.Contains(r.stdout, "app/server.py::Server::handle") || !strings.Contains(r.stdout, "lower-bound") {
+		t.Fatalf("callers of parse: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

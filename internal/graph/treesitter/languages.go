@@ -1,0 +1,22 @@
+package treesitter
+
+import (
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
+	tsjavascript "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
+	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
+	tstypescript "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
+)
+
+// grammars maps a language name (as internal/graph/index names it) to its
+// tree-sitter grammar. A grammar without an entry in specs is parsed by nobody:
+// Extract refuses it with ErrNoSpec rather than returning empty facts.
+// The grammars are built once, when the package is initialised: a *sitter.Language
+// is immutable and safe to share between parsers.
+var grammars = map[string]*sitter.Language{
+	"go":         sitter.NewLanguage(tsgo.Language()),
+	"python":     sitter.NewLanguage(tspython.Language()),
+	"typescript": sitter.NewLanguage(tstypescript.LanguageTypescript()),
+	"tsx":        sitter.NewLanguage(tstypescript.LanguageTSX()),
+	"javascript": sitter.NewLanguage(tsjavascript.Language()),
+}

@@ -1,0 +1,34 @@
+package treesitter
+
+import (
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/etalab-ia/albert-code/internal/graph"
+)
+
+// pythonSpec reads tree-sitter-python v0.23.6. Assignments are definitions only
+// outside functions (module variables, class fields); an UPPER_CASE module variable is
+// still a variable: Python has no constants.
+var pythonSpec = Spec{
+	Defs: []DefRule{
+		{Node: "function_definition", Kind: graph.KindFunction, InType: graph.KindMethod, NameField: "name", BodyField: "body"},
+		{Node: "class_definition", Kind: graph.KindClass, NameField: "name", BodyField: "body"},
+		{Node: "assignment", Kind: graph.KindVariable, InType: graph.KindField, NameField: "left", NameTypes: []string{"identifier"}},
+	},
+	Calls: []CallRule{
+		{Node: "call", Field: "function", Targets: []graph.NodeKind{graph.KindFunction, graph.KindClass}},
+	},
+	Imports: map[string]func(*sitter.Node, []byte) []string{
+		"import_statement":      pythonImport,
+		"import_from_statement": pythonImportFrom,
+	},
+	Heritage: []HeritageRule{
+		{Def: "class_definition", Clause: "argument_list", Kind: graph.EdgeExtends},
+	},
+	Member:      []MemberRule{{Node: "attribute", Object: "object", Member: "attribute"}},
+	SelfNames:   []string{"self", "cls"},
+	Comments:    []string{"comment"},
+	DocWrappers: []string{"decorated_definition"},
+	Docstring:   true,
+	Exported:    notUnderscore,
+}

@@ -1,0 +1,400 @@
+package treesitter
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/etalab-ia/albert-code/internal/graph"
+)
+
+// Confidences of the edges this pass draws. Judgement, ordered like the peer
+// engine's tiers (notes/ai-architect.md §7: same-file unique 0.85, declared
+// extends 0.95): a name unique in its file can still be shadowed by a local or an
+// import, and `self.m()` can reach a subclass override.
+const (
+	confStructure  = 1.0 // contains: read off the syntax tree, nothing guessed
+	confSameFile   = 0.9 // callee or base named bare, exactly one same-file definition of that name
+	confSelfMethod = 0.9 // `self.m()` / `this.m()`, m defined in the enclosing class
+	confImport     = 0.5 // the module as written, not yet resolved to a file
+)
+
+// maxDepth bounds the syntax nesting the walker follows: deeper trees (generated
+// code, fuzzers) are not read further, and the facts say so. The peer engine's
+// MAX_TREE_DEPTH, set after a fuzz-found stack overflow.
+const maxDepth = 512
+
+// checkEvery is how many nodes the walker visits between budget checks.
+const checkEvery = 4096
+
+type frame struct {
+	qname  string
+	kind   graph.NodeKind
+	inFunc bool // this frame or an outer one is a function or method
+}
+
+type def struct {
+	qname, name, parent string
+	kind                graph.NodeKind
+	line                int
+}
+
+type site struct {
+	from, typeScope, name string
+	kind                  graph.EdgeKind
+	targets               []graph.NodeKind
+	line, col             int
+}
+
+type walker struct {
+	ctx      context.Context
+	spec     *Spec
+	rel      string
+	lang     string
+	src      []byte
+	deadline time.Time
+	ff       *graph.FileFacts
+
+	defRules  map[string]*DefRule
+	callRules map[string]*CallRule
+	heritage  map[string][]HeritageRule
+	members   map[string]MemberRule
+
+	defs   map[string]*def
+	order  []*def
+	byName map[string][]*def
+	sites  []site
+
+	visited int
+	stop    error
+	tooDeep bool
+}
+
+func newWalker(ctx context.Context, spec *Spec, rel, lang string, src []byte, deadline time.Time) *walker {
+	w := &walker{ctx: ctx, spec: spec, rel: rel, lang: lang, src: src, deadline: deadline,
+		defRules: map[string]*DefRule{}, callRules: map[string]*CallRule{},
+		heritage: map[string][]HeritageRule{}, members: map[string]MemberRule{},
+		defs: map[string]*def{}, byName: map[string][]*def{}}
+	for i := range spec.Defs {
+		w.defRules[spec.Defs[i].Node] = &spec.Defs[i]
+	}
+	for i := range spec.Calls {
+		w.callRules[spec.Calls[i].Node] = &spec.Calls[i]
+	}
+	for _, h := range spec.Heritage {
+		w.heritage[h.Def] = append(w.heritage[h.Def], h)
+	}
+	for _, m := range spec.Member {
+		w.members[m.Node] = m
+	}
+	return w
+}
+
+func isType(k graph.NodeKind) bool {
+	return k == graph.KindClass || k == graph.KindStruct || k == graph.KindInterface
+}
+
+func isCallable(k graph.NodeKind) bool { return k == graph.KindFunction || k == graph.KindMethod }
+
+// walk visits n with the enclosing definitions in scope (innermost last).
+func (w *walker) walk(n *sitter.Node, scope []frame, depth int) {
+	if w.stop != nil {
+		return
+	}
+	if depth > maxDepth {
+		w.tooDeep = true
+		return
+	}
+	if w.visited++; w.visited%checkEvery == 0 {
+		if err := w.ctx.Err(); err != nil {
+			w.stop = err
+			return
+		}
+		if time.Now().After(w.deadline) {
+			w.stop = errBudget
+			return
+		}
+	}
+	kind := n.Kind()
+	if rule := w.defRules[kind]; rule != nil {
+		if f, ok := w.define(n, rule, scope); ok {
+			w.heritageOf(n, f)
+			w.children(n, append(scope, f), depth)
+			return
+		}
+	}
+	if rule := w.callRules[kind]; rule != nil {
+		w.call(n, rule, scope)
+	}
+	if imp := w.spec.Imports[kind]; imp != nil {
+		for _, to := range imp(n, w.src) {
+			w.ff.Edges = append(w.ff.Edges, graph.Edge{From: w.rel, To: to, Kind: graph.EdgeImports,
+				Confidence: confImport, Resolution: graph.ResolvedImport, File: w.rel, Line: int(n.StartPosition().Row) + 1})
+		}
+		return
+	}
+	w.children(n, scope, depth)
+}
+
+func (w *walker) children(n *sitter.Node, scope []frame, depth int) {
+	for i := uint(0); i < n.ChildCount(); i++ {
+		w.walk(n.Child(i), scope, depth+1)
+	}
+}
+
+// define records the definitions n makes and returns the frame its body is read in.
+// It reports false when n defines nothing here (an anonymous class, a destructuring
+// pattern, a local variable).
+func (w *walker) define(n *sitter.Node, rule *DefRule, scope []frame) (frame, bool) {
+	parent, inFunc := w.rel, false
+	var parentKind graph.NodeKind
+	if len(scope) > 0 {
+		top := scope[len(scope)-1]
+		parent, parentKind, inFunc = top.qname, top.kind, top.inFunc
+	}
+	kind := rule.Kind
+	if rule.KindField != "" {
+		if v := n.ChildByFieldName(rule.KindField); v != nil {
+			if k, ok := rule.KindBy[v.Kind()]; ok {
+				kind = k
+			}
+		}
+	}
+	if rule.InType != "" && isType(parentKind) {
+		kind = rule.InType
+	}
+	if inFunc && !isCallable(kind) && !isType(kind) {
+		return frame{}, false // locals are not graph nodes
+	}
+	if w.spec.Scope != nil {
+		if s := w.spec.Scope(n, w.src); s != "" {
+			parent = w.rel + "::" + s
+		}
+	}
+	c := n.Walk()
+	names := n.ChildrenByFieldName(rule.NameField, c)
+	c.Close()
+	var first *def
+	for i := range names {
+		nm := &names[i]
+		if !nm.IsNamed() || (rule.NameTypes != nil && !slices.Contains(rule.NameTypes, nm.Kind())) {
+			continue
+		}
+		name := text(nm, w.src)
+		if name == "" || len(name) > maxName || strings.ContainsAny(name, "\n") {
+			continue
+		}
+		d := w.add(n, nm, rule, kind, parent, name)
+		if first == nil {
+			first = d
+		}
+	}
+	if first == nil {
+		return frame{}, false
+	}
+	return frame{qname: first.qname, kind: first.kind, inFunc: inFunc || isCallable(first.kind)}, true
+}
+
+// add makes one definition node, unless its QName is taken (the first one wins).
+func (w *walker) add(n, nameNode *sitter.Node, rule *DefRule, kind graph.NodeKind, parent, name string) *def {
+	q := parent + "::" + name
+	if d := w.defs[q]; d != nil {
+		return d
+	}
+	pos := nameNode.StartPosition()
+	d := &def{qname: q, name: name, parent: parent, kind: kind, line: int(pos.Row) + 1}
+	w.defs[q] = d
+	w.order = append(w.order, d)
+	w.byName[name] = append(w.byName[name], d)
+	exported := false
+	if w.spec.Exported != nil {
+		exported = w.spec.Exported(name, n)
+	}
+	w.ff.Nodes = append(w.ff.Nodes, graph.Node{
+		QName: q, Kind: kind, Name: name, File: w.rel,
+		Line: d.line, Col: int(pos.Column) + 1, EndLine: int(n.EndPosition().Row) + 1,
+		Signature: signature(n, rule, w.src), Doc: w.doc(n, rule),
+		Language: w.lang, Exported: exported,
+	})
+	return d
+}
+
+// heritageOf records the bases a definition's clauses name.
+func (w *walker) heritageOf(n *sitter.Node, f frame) {
+	for _, h := range w.heritage[n.Kind()] {
+		for _, clause := range w.clauses(n, h.Clause, 0) {
+			if h.SkipIfField != "" && clause.ChildByFieldName(h.SkipIfField) != nil {
+				continue
+			}
+			var bases []*sitter.Node
+			if h.Field != "" {
+				c := clause.Walk()
+				for _, b := range clause.ChildrenByFieldName(h.Field, c) {
+					bases = append(bases, &b)
+				}
+				c.Close()
+			} else {
+				for i := uint(0); i < clause.NamedChildCount(); i++ {
+					bases = append(bases, clause.NamedChild(i))
+				}
+			}
+			for _, b := range bases {
+				name := w.typeName(b)
+				if name == "" {
+					continue
+				}
+				pos := b.StartPosition()
+				w.sites = append(w.sites, site{from: f.qname, name: name, kind: h.Kind,
+					targets: []graph.NodeKind{graph.KindClass, graph.KindStruct, graph.KindInterface, graph.KindType, graph.KindTypeAlias},
+					line:    int(pos.Row) + 1, col: int(pos.Column) + 1})
+			}
+		}
+	}
+}
+
+// clauses finds the nodes of type kind under n, not entering bodies that hold
+// definitions of their own (a nested class's clauses are its own).
+func (w *walker) clauses(n *sitter.Node, kind string, depth int) []*sitter.Node {
+	var out []*sitter.Node
+	if depth > 8 { // clauses sit a few levels under their definition
+		return nil
+	}
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		c := n.NamedChild(i)
+		switch {
+		case c.Kind() == kind:
+			out = append(out, c)
+		case w.defRules[c.Kind()] != nil && c.Kind() != "field_declaration":
+		case n.FieldNameForNamedChild(uint32(i)) == "body":
+		default:
+			out = append(out, w.clauses(c, kind, depth+1)...)
+		}
+	}
+	return out
+}
+
+// typeName is a base as written: `Base`, `pkg.Base`, `Base` of `Base<T>`; "" for
+// anything that is not a name (a call, a keyword argument).
+func (w *walker) typeName(n *sitter.Node) string {
+	switch n.Kind() {
+	case "identifier", "type_identifier", "attribute", "member_expression",
+		"nested_type_identifier", "qualified_type", "dotted_name":
+		s := text(n, w.src)
+		if len(s) > maxName || strings.ContainsAny(s, "\n ") {
+			return ""
+		}
+		return s
+	case "generic_type":
+		for _, f := range []string{"name", "type"} {
+			if t := n.ChildByFieldName(f); t != nil {
+				return w.typeName(t)
+			}
+		}
+	case "pointer_type":
+		if n.NamedChildCount() > 0 {
+			return w.typeName(n.NamedChild(0))
+		}
+	}
+	return ""
+}
+
+// call records a call site in the innermost definition (or the file).
+func (w *walker) call(n *sitter.Node, rule *CallRule, scope []frame) {
+	callee := n.ChildByFieldName(rule.Field)
+	if callee == nil {
+		return
+	}
+	if callee.Kind() == "import" { // `import("./x")`, a dynamic import, not a call
+		return
+	}
+	s := site{from: w.rel, name: w.calleeName(callee, 0), kind: graph.EdgeCalls, targets: rule.Targets}
+	for i := len(scope) - 1; i >= 0; i-- {
+		if s.from == w.rel {
+			s.from = scope[i].qname
+		}
+		if isType(scope[i].kind) {
+			s.typeScope = scope[i].qname
+			break
+		}
+	}
+	pos := callee.StartPosition()
+	s.line, s.col = int(pos.Row)+1, int(pos.Column)+1
+	w.sites = append(w.sites, s)
+}
+
+// exprName stands for a callee, or part of one, that is not a name: `f()()`,
+// `(a || b)()`, `items[0]()`.
+const exprName = "<expr>"
+
+// calleeName writes a callee as the source names it: `f`, `os.path.join`,
+// `this.client.send`, `<expr>.then`.
+func (w *walker) calleeName(n *sitter.Node, depth int) string {
+	if m, ok := w.members[n.Kind()]; ok && depth < 32 {
+		obj, mem := n.ChildByFieldName(m.Object), n.ChildByFieldName(m.Member)
+		if obj != nil && mem != nil {
+			return w.calleeName(obj, depth+1) + "." + text(mem, w.src)
+		}
+	}
+	if n.NamedChildCount() == 0 && n.EndByte()-n.StartByte() <= maxName {
+		if s := text(n, w.src); s != "" && !strings.ContainsAny(s, " \n\t()") {
+			return s
+		}
+	}
+	return exprName
+}
+
+// resolve turns the sites into edges when the file names their target, and into
+// unresolved sites otherwise; it draws the contains edges once every definition is
+// known (a Go method may precede its receiver type).
+func (w *walker) resolve() {
+	for _, d := range w.order {
+		from := d.parent
+		if w.defs[from] == nil {
+			from = w.rel
+		}
+		w.ff.Edges = append(w.ff.Edges, graph.Edge{From: from, To: d.qname, Kind: graph.EdgeContains,
+			Confidence: confStructure, Resolution: graph.ResolvedName, File: w.rel, Line: d.line})
+	}
+	for _, s := range w.sites {
+		to, conf, reason := w.target(s)
+		if to == "" {
+			w.ff.Unresolved = append(w.ff.Unresolved, graph.Unresolved{From: s.from, Name: s.name, Kind: s.kind,
+				File: w.rel, Line: s.line, Col: s.col, Reason: reason})
+			continue
+		}
+		w.ff.Edges = append(w.ff.Edges, graph.Edge{From: s.from, To: to, Kind: s.kind,
+			Confidence: conf, Resolution: graph.ResolvedName, File: w.rel, Line: s.line})
+	}
+}
+
+func (w *walker) target(s site) (to string, conf float64, reason string) {
+	recv, member, dotted := strings.Cut(s.name, ".")
+	switch {
+	case s.name == exprName || strings.HasPrefix(s.name, exprName+"."):
+		return "", 0, "callee is an expression, not a name"
+	case !dotted:
+		var found []*def
+		for _, d := range w.byName[s.name] {
+			if slices.Contains(s.targets, d.kind) {
+				found = append(found, d)
+			}
+		}
+		switch len(found) {
+		case 0:
+			return "", 0, "not defined in this file"
+		case 1:
+			return found[0].qname, confSameFile, ""
+		}
+		return "", 0, fmt.Sprintf("ambiguous: %d definitions named %s in this file", len(found), s.name)
+	case slices.Contains(w.spec.SelfNames, recv) && !strings.Contains(member, ".") && s.typeScope != "":
+		if d := w.defs[s.typeScope+"::"+member]; d != nil && isCallable(d.kind) {
+			return d.qname, confSelfMethod, ""
+		}
+		return "", 0, "not a method of the enclosing class in this file (inherited?)"
+	}
+	return "", 0, "qualified name: left to the cross-file pass (imports, receiver types)"
+}
