@@ -208,12 +208,15 @@ func openIndex(root string) (*store.Store, error) {
 
 func newGraphQueryCmd(repo *string) *cobra.Command {
 	var asJSON bool
+	var depth int
 	cmd := &cobra.Command{
 		Use:   "query KIND SYMBOL",
 		Short: "Answer a question: " + strings.Join(query.Kinds, ", "),
 		Long: `Answer a structure question about SYMBOL, a qualified name (example.com/m/pkg.Type.Method)
 or a bare name. Every answer says whether it is exact or a lower bound, and why, and
-how fresh the index is.`,
+how fresh the index is. impact walks SYMBOL's dependents --depth hops deep; context
+shows its neighbourhood (definition, container, callers, callees, members,
+implementations) within a budget.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			root, err := graphRoot(*repo)
@@ -226,7 +229,7 @@ how fresh the index is.`,
 			}
 			defer st.Close()
 			ctx := cmd.Context()
-			a, err := query.Ask(ctx, st, args[0], args[1])
+			a, err := query.AskWith(ctx, st, args[0], args[1], query.Options{Depth: depth})
 			var unknown *query.UnknownSymbolError
 			if errors.As(err, &unknown) {
 				return &exitError{code: ExitError, err: err}
@@ -251,6 +254,7 @@ how fresh the index is.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the answer as JSON")
+	cmd.Flags().IntVar(&depth, "depth", 0, fmt.Sprintf("impact: hops to walk (default %d, at most %d)", query.DefaultDepth, query.MaxDepth))
 	return cmd
 }
 

@@ -16,7 +16,7 @@ import (
 )
 
 // Kinds lists the questions Ask understands.
-var Kinds = []string{"definition", "callers", "callees", "references", "implementations", "search"}
+var Kinds = []string{"definition", "callers", "callees", "references", "implementations", "impact", "context", "search"}
 
 // Certainty values.
 const (
@@ -36,6 +36,17 @@ type Item struct {
 	Relation   string  `json:"relation,omitempty"`
 	Confidence float64 `json:"confidence,omitempty"`
 	Resolution string  `json:"resolution,omitempty"`
+	// Hop (impact) is how many edges separate the item from the symbol; Via is the
+	// node one hop closer through which it is reached.
+	Hop int    `json:"hop,omitempty"`
+	Via string `json:"via,omitempty"`
+	// Why says how the item was reached when the edge alone does not (interface dispatch).
+	Why string `json:"why,omitempty"`
+	// Section (context) names the part of the neighbourhood the item belongs to;
+	// Signature and Doc are filled for the definition.
+	Section   string `json:"section,omitempty"`
+	Signature string `json:"signature,omitempty"`
+	Doc       string `json:"doc,omitempty"`
 }
 
 // Answer is the reply to one question.
@@ -47,6 +58,46 @@ type Answer struct {
 	// Targets are the definitions the symbol named (several when a bare name is ambiguous).
 	Targets []Item `json:"targets,omitempty"`
 	Items   []Item `json:"items"`
+
+	// Impact: TotalCount nodes were reached, ByHop of them at each hop; Items hold
+	// hops FromHop to ToHop; NextHop, when set, is the first later hop with nodes.
+	// Truncated says the walk stopped at the node cap (impact) or that even the
+	// definition exceeded the budget (context).
+	Depth      int        `json:"depth,omitempty"`
+	TotalCount int        `json:"total_count,omitempty"`
+	ByHop      []HopCount `json:"by_hop,omitempty"`
+	FromHop    int        `json:"from_hop,omitempty"`
+	ToHop      int        `json:"to_hop,omitempty"`
+	NextHop    int        `json:"next_hop,omitempty"`
+	Truncated  bool       `json:"truncated,omitempty"`
+	// Context: each section's total and how many of its items are shown.
+	Sections []Section `json:"sections,omitempty"`
+	Budget   int       `json:"budget,omitempty"`
+}
+
+// Options tune the questions that take parameters; the zero value means the defaults.
+type Options struct {
+	// Depth (impact) is how many hops to walk: DefaultDepth when 0, at most MaxDepth.
+	Depth int
+	// FromHop and ToHop (impact) select the hops returned in Items (a page);
+	// 0 means the first and the last.
+	FromHop, ToHop int
+	// MaxNodes (impact) stops the walk: DefaultMaxNodes when 0.
+	MaxNodes int
+	// Budget (context) bounds the answer's JSON in bytes: DefaultBudget when 0.
+	Budget int
+}
+
+func (o *Options) check() error {
+	switch {
+	case o.Depth < 0 || o.Depth > MaxDepth:
+		return fmt.Errorf("depth %d: want 1 to %d", o.Depth, MaxDepth)
+	case o.FromHop < 0 || o.ToHop < 0 || (o.ToHop > 0 && o.FromHop > o.ToHop):
+		return fmt.Errorf("hops %d to %d: want 1 <= from <= to", o.FromHop, o.ToHop)
+	case o.MaxNodes < 0 || o.Budget < 0:
+		return fmt.Errorf("node cap %d, budget %d: want positive values", o.MaxNodes, o.Budget)
+	}
+	return nil
 }
 
 // UnknownSymbolError is returned when no definition matches; it carries suggestions.
@@ -63,14 +114,30 @@ func (e *UnknownSymbolError) Error() string {
 	return msg
 }
 
-// Ask answers question kind about symbol (a qualified name or a bare name).
+// Ask answers question kind about symbol (a qualified name or a bare name) with
+// the default options.
 func Ask(ctx context.Context, st *store.Store, kind, symbol string) (*Answer, error) {
+	return AskWith(ctx, st, kind, symbol, Options{})
+}
+
+// AskWith answers question kind about symbol with options (depth and hops for
+// impact, budget for context; the other questions ignore them).
+func AskWith(ctx context.Context, st *store.Store, kind, symbol string, opt Options) (*Answer, error) {
 	if kind == "search" {
 		return search(ctx, st, symbol)
+	}
+	if err := opt.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", kind, err)
 	}
 	targets, err := resolve(ctx, st, symbol)
 	if err != nil {
 		return nil, err
+	}
+	switch kind {
+	case "impact":
+		return impact(ctx, st, symbol, targets, opt)
+	case "context":
+		return neighbourhood(ctx, st, symbol, targets, opt)
 	}
 	a := &Answer{Question: kind, Symbol: symbol, Certainty: Exact}
 	for _, n := range targets {
