@@ -32,7 +32,7 @@ func newGraphCmd() *cobra.Command {
 	}
 	var repo string
 	cmd.PersistentFlags().StringVar(&repo, "repo", "", "the repository (default: the enclosing git repository, or the current directory)")
-	cmd.AddCommand(newGraphIndexCmd(), newGraphQueryCmd(&repo), newGraphSQLCmd(&repo), newGraphSchemaCmd(), newGraphStatsCmd(&repo))
+	cmd.AddCommand(newGraphIndexCmd(), newGraphQueryCmd(&repo), newGraphSQLCmd(&repo), newGraphSchemaCmd(), newGraphStatsCmd(&repo), newGraphMCPCmd(&repo))
 	return cmd
 }
 

@@ -1,0 +1,96 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/etalab-ia/albert-code/internal/graph/index"
+	"github.com/etalab-ia/albert-code/internal/graph/query"
+	"github.com/etalab-ia/albert-code/internal/graph/store"
+)
+
+// Item is one result. Unlike query.Item it always carries file and line (empty
+// and 0 for a definition outside the repository), so an agent can rely on them.
+type Item struct {
+	QName      string  `json:"qualified_name"`
+	Kind       string  `json:"kind"`
+	File       string  `json:"file"`
+	Line       int     `json:"line"`
+	SiteFile   string  `json:"site_file,omitempty"`
+	SiteLine   int     `json:"site_line,omitempty"`
+	Relation   string  `json:"relation,omitempty"`
+	Confidence float64 `json:"confidence,omitempty"`
+	Resolution string  `json:"resolution,omitempty"`
+}
+
+func items(in []query.Item) []Item {
+	out := make([]Item, len(in))
+	for i, it := range in {
+		out[i] = Item{QName: it.QName, Kind: it.Kind, File: it.File, Line: it.Line, SiteFile: it.SiteFile,
+			SiteLine: it.SiteLine, Relation: it.Relation, Confidence: it.Confidence, Resolution: it.Resolution}
+	}
+	return out
+}
+
+// dirtyCap bounds the changed files a freshness block lists; dirty_count has them all.
+// Judgement: enough to recognise one's own edits, small next to the budget.
+const dirtyCap = 20
+
+// Freshness says how far the index is from the tree (see index.Freshness).
+type Freshness struct {
+	Status        string   `json:"status"` // fresh, stale or unknown
+	IndexedCommit string   `json:"indexed_commit,omitempty"`
+	Head          string   `json:"head,omitempty"`
+	IndexedAt     string   `json:"indexed_at,omitempty"`
+	Dirty         []string `json:"dirty,omitempty"`
+	DirtyCount    int      `json:"dirty_count"`
+	Error         string   `json:"error,omitempty"`
+}
+
+func (h *handler) freshness(ctx context.Context, st *store.Store) *Freshness {
+	f, err := index.CheckFreshness(ctx, h.cfg.Root, st, h.cfg.Index.Limits)
+	if err != nil {
+		return &Freshness{Status: "unknown", Error: err.Error()}
+	}
+	out := &Freshness{Status: f.Status, IndexedCommit: f.IndexedCommit, Head: f.Head, IndexedAt: f.IndexedAt,
+		Dirty: f.Dirty, DirtyCount: len(f.Dirty)}
+	if len(out.Dirty) > dirtyCap {
+		out.Dirty = out.Dirty[:dirtyCap]
+	}
+	return out
+}
+
+// errNoIndex tells the agent what to do when the repository was never indexed.
+var errNoIndex = errors.New("this repository has no index yet: call analyze_codebase first")
+
+// open opens the existing index read-only.
+func (h *handler) open() (*store.Store, error) {
+	path, err := h.cfg.IndexPath(false)
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.OpenReadOnly(path)
+	if errors.Is(err, store.ErrNoIndex) {
+		return nil, errNoIndex
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open the index: %w (analyze_codebase rebuilds what it can)", err)
+	}
+	return st, nil
+}
+
+// UnknownSymbol is the answer for a symbol no definition matches.
+type UnknownSymbol struct {
+	Error      string   `json:"error"`
+	Symbol     string   `json:"symbol"`
+	DidYouMean []string `json:"did_you_mean"`
+}
+
+func unknownSymbol(e *query.UnknownSymbolError) UnknownSymbol {
+	dym := e.DidYouMean
+	if dym == nil {
+		dym = []string{}
+	}
+	return UnknownSymbol{Error: e.Error(), Symbol: e.Symbol, DidYouMean: dym}
+}

@@ -1,0 +1,308 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/etalab-ia/albert-code/internal/graph/index"
+	"github.com/etalab-ia/albert-code/internal/graph/query"
+	"github.com/etalab-ia/albert-code/internal/graph/store"
+)
+
+// HealthOut is health_check's answer.
+type HealthOut struct {
+	Server    string       `json:"server"`
+	Version   string       `json:"version"`
+	Root      string       `json:"root"`
+	Profile   Profile      `json:"profile"`
+	Index     string       `json:"index,omitempty"`
+	Present   bool         `json:"present"`
+	Advice    string       `json:"advice,omitempty"`
+	Stats     *store.Stats `json:"stats,omitempty"`
+	Freshness *Freshness   `json:"freshness,omitempty"`
+}
+
+func (h *handler) healthCheck(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+	out := HealthOut{Server: "albert-code-graph", Version: h.cfg.Version, Root: h.cfg.Root, Profile: h.cfg.Profile}
+	st, err := h.open()
+	if errors.Is(err, errNoIndex) {
+		out.Advice = errNoIndex.Error()
+		res, err := h.fitWhole(out, false)
+		return res, nil, err
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	defer st.Close()
+	stats, err := st.Stats(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	out.Index, out.Present, out.Stats = st.Path(), true, &stats
+	out.Freshness = h.freshness(ctx, st)
+	if out.Freshness.Status == "stale" {
+		out.Advice = "the index is stale: call analyze_codebase to bring it up to date"
+	}
+	res, err := h.fitWhole(out, false)
+	return res, nil, err
+}
+
+// reportListCap bounds each list of files in analyze_codebase's report; the
+// counts are exact. The peer's COVERAGE_LIST_CAP.
+const reportListCap = 50
+
+// AnalyzeOut is analyze_codebase's answer: index.Report with its file lists capped.
+type AnalyzeOut struct {
+	*index.Report
+	SkippedCount     int          `json:"skipped_count"`
+	PartialCount     int          `json:"partial_count"`
+	QuarantinedCount int          `json:"quarantined_count"`
+	ListsCapped      bool         `json:"lists_capped,omitempty"`
+	Index            string       `json:"index"`
+	Stats            *store.Stats `json:"stats,omitempty"`
+	Freshness        *Freshness   `json:"freshness"`
+}
+
+func (h *handler) analyze(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+	h.analyzing.Lock()
+	defer h.analyzing.Unlock()
+	path, err := h.cfg.IndexPath(true)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := store.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer st.Close()
+	opts := h.cfg.Index
+	opts.Rebuild, opts.Progress = false, nil
+	rep, err := index.Run(ctx, h.cfg.Root, st, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := AnalyzeOut{Report: rep, SkippedCount: len(rep.Skipped), PartialCount: len(rep.Partial),
+		QuarantinedCount: len(rep.Quarantined), Index: path}
+	for _, l := range []*[]index.Skip{&rep.Skipped, &rep.Partial, &rep.Quarantined} {
+		if len(*l) > reportListCap {
+			*l, out.ListsCapped = (*l)[:reportListCap], true
+		}
+	}
+	if stats, err := st.Stats(ctx); err == nil {
+		out.Stats = &stats
+	}
+	out.Freshness = h.freshness(ctx, st)
+	res, err := h.fitWhole(out, false)
+	return res, nil, err
+}
+
+// searchCap bounds the ranked hits search_codebase pages through. Judgement: past
+// a thousand hits the words are too vague to be worth paging; total_count then
+// says "at least".
+const searchCap = 1000
+
+// SearchParams are search_codebase's inputs.
+type SearchParams struct {
+	Query string `json:"query" jsonschema:"words to look for, e.g. 'parse config' or 'ServeHTTP'"`
+	PageParams
+}
+
+// SearchOut is search_codebase's answer.
+type SearchOut struct {
+	Query     string `json:"query"`
+	Certainty string `json:"certainty"`
+	Why       string `json:"why"`
+	Items     []Item `json:"items"`
+	Page
+	Freshness *Freshness `json:"freshness"`
+}
+
+func (h *handler) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchParams) (*mcp.CallToolResult, any, error) {
+	if strings.TrimSpace(in.Query) == "" {
+		return nil, nil, errors.New("query is empty: give the words to look for")
+	}
+	st, err := h.open()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer st.Close()
+	hits, err := st.Search(ctx, in.Query, searchCap)
+	if err != nil {
+		return nil, nil, err
+	}
+	all := make([]Item, len(hits))
+	for i, hit := range hits {
+		all[i] = Item{QName: hit.QName, Kind: hit.Kind, File: hit.File, Line: hit.Line}
+	}
+	why := "ranked text search (BM25 over names, signatures, docs and paths); the vector leg is not configured"
+	if len(hits) == searchCap {
+		why += "; only the first 1000 hits are ranked, so total_count is a lower bound"
+	}
+	fresh := h.freshness(ctx, st)
+	offset, limit := in.bounds(len(all), 20)
+	want := min(limit, len(all)-offset)
+	res, err := h.fitPage(offset, want, func(n int) any {
+		return SearchOut{Query: in.Query, Certainty: query.LowerBound, Why: why, Items: all[offset : offset+n],
+			Page: newPage(offset, n, len(all)), Freshness: fresh}
+	})
+	return res, nil, err
+}
+
+// SymbolParams name the symbol a question is about.
+type SymbolParams struct {
+	Symbol string `json:"symbol" jsonschema:"a qualified name (example.com/m/pkg.Type.Method) or a bare name (Method)"`
+	PageParams
+}
+
+// AnswerOut is the answer to one question kind.
+type AnswerOut struct {
+	Question  string `json:"question"`
+	Symbol    string `json:"symbol"`
+	Certainty string `json:"certainty"`
+	Why       string `json:"why"`
+	// Targets are the definitions the symbol named.
+	Targets []Item `json:"targets"`
+	Items   []Item `json:"items"`
+	Page
+	Freshness *Freshness `json:"freshness"`
+}
+
+// ask runs one question, turning an unknown symbol into its answer.
+func (h *handler) ask(ctx context.Context, st *store.Store, kind, symbol string) (*query.Answer, *mcp.CallToolResult, error) {
+	if strings.TrimSpace(symbol) == "" {
+		return nil, nil, errors.New("symbol is empty: give a qualified or bare name")
+	}
+	a, err := query.Ask(ctx, st, kind, symbol)
+	var unknown *query.UnknownSymbolError
+	if errors.As(err, &unknown) {
+		res, err := h.fitWhole(unknownSymbol(unknown), true)
+		return nil, res, err
+	}
+	return a, nil, err
+}
+
+func (h *handler) question(kind string) mcp.ToolHandlerFor[SymbolParams, any] {
+	return func(ctx context.Context, _ *mcp.CallToolRequest, in SymbolParams) (*mcp.CallToolResult, any, error) {
+		st, err := h.open()
+		if err != nil {
+			return nil, nil, err
+		}
+		defer st.Close()
+		a, res, err := h.ask(ctx, st, kind, in.Symbol)
+		if a == nil {
+			return res, nil, err
+		}
+		fresh := h.freshness(ctx, st)
+		all := items(a.Items)
+		offset, limit := in.bounds(len(all), defaultLimit)
+		want := min(limit, len(all)-offset)
+		res, err = h.fitPage(offset, want, func(n int) any {
+			return AnswerOut{Question: a.Question, Symbol: a.Symbol, Certainty: a.Certainty, Why: a.Why,
+				Targets: items(a.Targets), Items: all[offset : offset+n], Page: newPage(offset, n, len(all)), Freshness: fresh}
+		})
+		return res, nil, err
+	}
+}
+
+// Section is one list of get_symbol's answer.
+type Section struct {
+	Certainty  string `json:"certainty"`
+	Why        string `json:"why"`
+	Items      []Item `json:"items"`
+	TotalCount int    `json:"total_count"`
+}
+
+// SymbolOut is get_symbol's answer. Its page covers both lists: total_count is
+// the longer list's length.
+type SymbolOut struct {
+	Symbol      string  `json:"symbol"`
+	Certainty   string  `json:"certainty"`
+	Definitions []Item  `json:"definitions"`
+	Callers     Section `json:"callers"`
+	Callees     Section `json:"callees"`
+	Page
+	Freshness *Freshness `json:"freshness"`
+}
+
+func (h *handler) symbol(ctx context.Context, _ *mcp.CallToolRequest, in SymbolParams) (*mcp.CallToolResult, any, error) {
+	st, err := h.open()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer st.Close()
+	def, res, err := h.ask(ctx, st, "definition", in.Symbol)
+	if def == nil {
+		return res, nil, err
+	}
+	callers, _, err := h.ask(ctx, st, "callers", in.Symbol)
+	if err != nil {
+		return nil, nil, err
+	}
+	callees, _, err := h.ask(ctx, st, "callees", in.Symbol)
+	if err != nil {
+		return nil, nil, err
+	}
+	certainty := query.Exact
+	if callers.Certainty != query.Exact || callees.Certainty != query.Exact {
+		certainty = query.LowerBound
+	}
+	fresh := h.freshness(ctx, st)
+	in1, in2 := items(callers.Items), items(callees.Items)
+	total := max(len(in1), len(in2))
+	offset, limit := in.bounds(total, defaultLimit)
+	want := min(limit, total-offset)
+	section := func(a *query.Answer, all []Item, n int) Section {
+		lo, hi := min(offset, len(all)), min(offset+n, len(all))
+		return Section{Certainty: a.Certainty, Why: a.Why, Items: all[lo:hi], TotalCount: len(all)}
+	}
+	res, err = h.fitPage(offset, want, func(n int) any {
+		return SymbolOut{Symbol: in.Symbol, Certainty: certainty, Definitions: items(def.Items),
+			Callers: section(callers, in1, n), Callees: section(callees, in2, n),
+			Page: newPage(offset, n, total), Freshness: fresh}
+	})
+	return res, nil, err
+}
+
+// SQLParams are query_graph's inputs.
+type SQLParams struct {
+	SQL     string `json:"sql" jsonschema:"one read-only statement: SELECT, WITH or VALUES"`
+	MaxRows int    `json:"max_rows,omitempty" jsonschema:"most rows SQLite computes (default 500, at most 100000); paging happens within them"`
+	PageParams
+}
+
+// SQLOut is query_graph's answer.
+type SQLOut struct {
+	Columns []string `json:"columns"`
+	Rows    [][]any  `json:"rows"`
+	// RowCapHit says the statement had more rows than max_rows: total_count counts
+	// only those computed.
+	RowCapHit bool `json:"row_cap_hit"`
+	Page
+	Freshness *Freshness `json:"freshness"`
+}
+
+func (h *handler) sql(ctx context.Context, _ *mcp.CallToolRequest, in SQLParams) (*mcp.CallToolResult, any, error) {
+	st, err := h.open()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer st.Close()
+	cols, rows, capped, err := st.Query(ctx, in.SQL, min(in.MaxRows, store.MaxRows), store.DefaultQueryTimeout)
+	if err != nil {
+		return nil, nil, err
+	}
+	if rows == nil {
+		rows = [][]any{}
+	}
+	fresh := h.freshness(ctx, st)
+	offset, limit := in.bounds(len(rows), defaultLimit)
+	want := min(limit, len(rows)-offset)
+	res, err := h.fitPage(offset, want, func(n int) any {
+		return SQLOut{Columns: cols, Rows: rows[offset : offset+n], RowCapHit: capped,
+			Page: newPage(offset, n, len(rows)), Freshness: fresh}
+	})
+	return res, nil, err
+}
