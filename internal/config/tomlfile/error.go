@@ -3,6 +3,8 @@ package tomlfile
 import (
 	"fmt"
 	"strings"
+
+	"github.com/etalab-ia/albert-code/internal/editdist"
 )
 
 // Error is a problem with one value of one file (or another named source such as an
@@ -57,29 +59,5 @@ func Suggest(got string, candidates []string) string {
 	return best
 }
 
-// Distance is the Levenshtein edit distance, with a transposition counted as one edit
-// (the commonest typo).
-func Distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(rb)]
-}
+// Distance is editdist.Distance, kept here for the configuration's callers.
+func Distance(a, b string) int { return editdist.Distance(a, b) }

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/etalab-ia/albert-code/internal/editdist"
 )
 
 // Hit is one full-text search result.
@@ -176,7 +178,7 @@ func (s *Store) Suggest(ctx context.Context, symbol string, limit int) ([]string
 			rows.Close()
 			return nil, s.wrap("suggest "+symbol, err)
 		}
-		if d := editDistance(lname, strings.ToLower(c)); d <= maxDist {
+		if d := editdist.Distance(lname, strings.ToLower(c)); d <= maxDist {
 			cands = append(cands, cand{c, d})
 			seen[c] = true
 		}
@@ -267,26 +269,4 @@ func lastSegment(symbol string) string {
 // Judgement: beyond that, suggestions stop resembling what was typed.
 func maxEditDistance(n int) int {
 	return max(1, min(3, n/4))
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

@@ -167,17 +167,3 @@ func TestIdentifierParts(t *testing.T) {
 		}
 	}
 }
-
-func TestEditDistance(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		a, b string
-		want int
-	}{{"", "", 0}, {"abc", "abc", 0}, {"abc", "abd", 1}, {"parseconfg", "parseconfig", 1}, {"", "abc", 3},
-		{"kitten", "sitting", 3}, {"héllo", "hello", 1}}
-	for _, tt := range tests {
-		if got := editDistance(tt.a, tt.b); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d; want %d", tt.a, tt.b, got, tt.want)
-		}
-	}
-}
