@@ -4,14 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/etalab-ia/albert-code/internal/graph"
-	"github.com/etalab-ia/albert-code/internal/graph/golang"
-	"github.com/etalab-ia/albert-code/internal/graph/index"
 	"github.com/etalab-ia/albert-code/internal/graph/store"
 )
 
@@ -54,25 +51,7 @@ const chainPkg = "example.com/c/chain."
 
 func indexedChain(t *testing.T) *store.Store {
 	t.Helper()
-	root := t.TempDir()
-	for rel, content := range map[string]string{"go.mod": "module example.com/c\n\ngo 1.26\n", "chain/chain.go": chain} {
-		p := filepath.Join(root, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	st, err := store.Open(filepath.Join(t.TempDir(), "graph.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if _, err := index.Run(context.Background(), root, st, index.Options{Go: golang.DefaultOptions()}); err != nil {
-		t.Fatal(err)
-	}
-	return st
+	return indexModule(t, "example.com/c", "chain/chain.go", chain)
 }
 
 // hops renders items as "hop:name" in answer order, the chain prefix trimmed.

@@ -43,8 +43,14 @@ func Use() float64 { return Apply(Double, Square{Side: 2}.Area()) + Double(1) }
 
 func indexed(t *testing.T) *store.Store {
 	t.Helper()
+	return indexModule(t, "example.com/q", "shapes/shapes.go", shapes)
+}
+
+// indexModule writes a one-file Go module and indexes it into a fresh store.
+func indexModule(t *testing.T, module, rel, src string) *store.Store {
+	t.Helper()
 	root := t.TempDir()
-	for rel, content := range map[string]string{"go.mod": "module example.com/q\n\ngo 1.26\n", "shapes/shapes.go": shapes} {
+	for rel, content := range map[string]string{"go.mod": "module " + module + "\n\ngo 1.26\n", rel: src} {
 		p := filepath.Join(root, rel)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
