@@ -6,10 +6,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/agent"
 	"github.com/etalab-ia/albert-code/internal/config"
+	"github.com/etalab-ia/albert-code/internal/graph/agenttool"
+	"github.com/etalab-ia/albert-code/internal/graph/golang"
+	"github.com/etalab-ia/albert-code/internal/graph/index"
+	"github.com/etalab-ia/albert-code/internal/graph/treesitter"
 	"github.com/etalab-ia/albert-code/internal/llm"
 	"github.com/etalab-ia/albert-code/internal/llm/openaicompat"
 	"github.com/etalab-ia/albert-code/internal/llm/retry"
@@ -30,6 +35,11 @@ type env struct {
 	cfg     *config.Config
 	profile profile.Profile
 	trusted bool
+
+	// graph is the code_graph tool, built once so the agent and its sub-agents
+	// share its refresh lock.
+	graphOnce sync.Once
+	graph     tool.Tool
 }
 
 // loadEnv reads trust, configuration and profiles for workDir. trustFlag trusts the
@@ -138,7 +148,7 @@ func (e *env) tools(prof profile.Profile, deps builtin.Deps) (*tool.Registry, er
 	if err != nil {
 		return nil, err
 	}
-	all, err := tool.NewRegistry(builtin.All(e.toolEnv(), deps)...)
+	all, err := tool.NewRegistry(append(builtin.All(e.toolEnv(), deps), e.codeGraph())...)
 	if err != nil {
 		return nil, err
 	}
@@ -148,6 +158,25 @@ func (e *env) tools(prof profile.Profile, deps builtin.Deps) (*tool.Registry, er
 		}
 		return !tool.MatchAny(disabled, i.Name) && prof.AllowsTool(i.Name, i.ReadOnly)
 	}), nil
+}
+
+// codeGraph is the code_graph tool over the workspace's index, the one the graph
+// commands build when run in the workspace's root.
+func (e *env) codeGraph() tool.Tool {
+	e.graphOnce.Do(func() {
+		root := e.workDir
+		goOpts := golang.DefaultOptions()
+		// The model may call this read-only tool in an untrusted folder: type-checking
+		// compiles nothing of the repository's own code but its cgo C files, so cgo is
+		// off here (those files fall back to tree-sitter).
+		goOpts.Env = append(goOpts.Env, "CGO_ENABLED=0")
+		e.graph = agenttool.New(agenttool.Config{
+			Root:      root,
+			IndexPath: func(create bool) (string, error) { return graphDBPath(root, create) },
+			Index:     index.Options{Go: goOpts, Extract: treesitter.Extractor{}.Extract},
+		})
+	})
+	return e.graph
 }
 
 // policy turns [tools.*] rules and the profile's permission overrides into the

@@ -35,7 +35,7 @@ func Builtins() []Profile {
 			// The read-only tools of the original's plan profile (notes §2.6), with
 			// the tool names of this implementation, plus glob and the web tools,
 			// which only read.
-			AllowedTools: []string{"read", "grep", "glob", "todo", "ask_user_question", "task", "web_fetch", "web_search"},
+			AllowedTools: []string{"read", "grep", "glob", "todo", "ask_user_question", "task", "web_fetch", "web_search", "code_graph"},
 			SystemPrompt: planPrompt,
 			Middleware:   Middleware{TodoFocus: true, ContextWarning: true, ReadOnlyGuard: true},
 		},
