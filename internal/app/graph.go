@@ -190,6 +190,16 @@ func printReport(w io.Writer, rep *index.Report, path string, asJSON bool) error
 	return nil
 }
 
+// openRepoIndex finds the repository (see graphRoot) and opens its index read-only.
+func openRepoIndex(flag string) (string, *store.Store, error) {
+	root, err := graphRoot(flag)
+	if err != nil {
+		return "", nil, err
+	}
+	st, err := openIndex(root)
+	return root, st, err
+}
+
 // openIndex opens an existing index of root, read-only.
 func openIndex(root string) (*store.Store, error) {
 	path, err := graphDBPath(root, false)
@@ -219,11 +229,7 @@ shows its neighbourhood (definition, container, callers, callees, members,
 implementations) within a budget.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root, err := graphRoot(*repo)
-			if err != nil {
-				return err
-			}
-			st, err := openIndex(root)
+			root, st, err := openRepoIndex(*repo)
 			if err != nil {
 				return err
 			}
@@ -297,11 +303,7 @@ func newGraphSQLCmd(repo *string) *cobra.Command {
 		Short: "Run one read-only SQL query on the index (see `graph schema`)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root, err := graphRoot(*repo)
-			if err != nil {
-				return err
-			}
-			st, err := openIndex(root)
+			_, st, err := openRepoIndex(*repo)
 			if err != nil {
 				return err
 			}
@@ -356,11 +358,7 @@ func newGraphStatsCmd(repo *string) *cobra.Command {
 		Short: "Count what the index holds, and say how fresh it is",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			root, err := graphRoot(*repo)
-			if err != nil {
-				return err
-			}
-			st, err := openIndex(root)
+			root, st, err := openRepoIndex(*repo)
 			if err != nil {
 				return err
 			}
