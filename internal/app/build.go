@@ -39,7 +39,7 @@ type env struct {
 	// graph is the code_graph tool, built once so the agent and its sub-agents
 	// share its refresh lock.
 	graphOnce sync.Once
-	graph     tool.Tool
+	graph     *agenttool.Tool
 }
 
 // loadEnv reads trust, configuration and profiles for workDir. trustFlag trusts the
@@ -162,7 +162,7 @@ func (e *env) tools(prof profile.Profile, deps builtin.Deps) (*tool.Registry, er
 
 // codeGraph is the code_graph tool over the workspace's index, the one the graph
 // commands build when run in the workspace's root.
-func (e *env) codeGraph() tool.Tool {
+func (e *env) codeGraph() *agenttool.Tool {
 	e.graphOnce.Do(func() {
 		root := e.workDir
 		goOpts := golang.DefaultOptions()

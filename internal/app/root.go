@@ -1,9 +1,11 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/agent"
 	"github.com/etalab-ia/albert-code/internal/config"
+	"github.com/etalab-ia/albert-code/internal/graph/agenttool"
 	"github.com/etalab-ia/albert-code/internal/headless"
 	"github.com/etalab-ia/albert-code/internal/llm"
 	"github.com/etalab-ia/albert-code/internal/prompt"
@@ -217,8 +220,22 @@ func (e *env) newRun(f runFlags, firstPrompt string) (*run, error) {
 		defer close(prepared)
 		reg.Prepare()
 	}()
+	// An existing code-graph index is brought up to date while the conversation
+	// starts; the run's end stops and waits for it.
+	warmCtx, stopWarm := context.WithCancel(context.Background())
+	warmed := make(chan struct{})
+	go func() {
+		defer close(warmed)
+		if _, ok := reg.Get(agenttool.Name); ok {
+			if err := e.codeGraph().Warm(warmCtx); err != nil && warmCtx.Err() == nil {
+				slog.Warn("refresh the code graph", "err", err)
+			}
+		}
+	}()
 	r := &run{model: m.Name, warnings: sess.warnings, close: func() {
+		stopWarm()
 		<-prepared
+		<-warmed
 		sess.close()
 	}}
 	opts := agent.Options{

@@ -54,19 +54,45 @@ type Params struct {
 	Depth    int    `json:"depth,omitempty" jsonschema:"impact only: how many hops of dependents to walk (default 3, at most 10)"`
 }
 
+// Tool is the code_graph tool, with Warm to refresh the index ahead of the first
+// question.
+type Tool struct {
+	tool.Tool
+	g *graphTool
+}
+
 // New builds the code_graph tool. It is read-only for the workspace's sources; the
 // index it keeps up to date is a cache (in .albert-code/graph/, which ignores itself).
-func New(cfg Config) tool.Tool {
+func New(cfg Config) *Tool {
 	if cfg.MaxOutputBytes <= 0 {
 		cfg.MaxOutputBytes = DefaultMaxOutputBytes
 	}
 	cfg.Index.Rebuild, cfg.Index.Progress = false, nil
 	g := &graphTool{cfg: cfg}
-	return tool.New(tool.Def[Params]{
+	return &Tool{g: g, Tool: tool.New(tool.Def[Params]{
 		Info: tool.Info{Name: Name, Description: description, ReadOnly: true, Kind: tool.KindSearch,
 			Schema: schema()},
 		Run: g.run,
-	})
+	})}
+}
+
+// Warm brings an existing index up to date in the background of a session, so the
+// first question does not wait for the changes made since the last one. A workspace
+// without an index is left alone: building a whole index is worth it only when the
+// model asks a question, and then the question waits for it.
+func (t *Tool) Warm(ctx context.Context) error {
+	path, err := t.g.cfg.IndexPath(false)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil
+	}
+	st, _, err := t.g.refresh(ctx)
+	if err != nil {
+		return err
+	}
+	return st.Close()
 }
 
 // schema is the generated schema with what Go types cannot say: the question's enum

@@ -19,7 +19,7 @@ import (
 
 // workspace writes a small Go module (example.com/ws, package calc) and returns a
 // code_graph tool over it whose index lives outside the module.
-func workspace(t *testing.T, files map[string]string, maxOutput int) (string, tool.Tool) {
+func workspace(t *testing.T, files map[string]string, maxOutput int) (string, *Tool) {
 	t.Helper()
 	root := t.TempDir()
 	files["go.mod"] = "module example.com/ws\n\ngo 1.22\n"
@@ -221,5 +221,30 @@ func TestInfo(t *testing.T) {
 	if strings.Join(s.Properties["question"].Enum, ",") != strings.Join(query.Kinds, ",") ||
 		strings.Join(s.Required, ",") != "question,symbol" {
 		t.Fatalf("schema = %s", info.Schema)
+	}
+}
+
+func TestWarmRefreshesOnlyAnExistingIndex(t *testing.T) {
+	t.Parallel()
+	root, tl := workspace(t, map[string]string{"calc/calc.go": calcSrc}, 0)
+	ctx := context.Background()
+	path, _ := tl.g.cfg.IndexPath(false)
+	if err := tl.Warm(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("Warm built an index nobody asked for (stat: %v)", err)
+	}
+	ask := map[string]any{"question": "callers", "symbol": "example.com/ws/calc.Add"}
+	if _, d := call(t, tl, ask); d.Index.Status != "indexed" {
+		t.Fatalf("first call: %+v", d.Index)
+	}
+	write(t, root, "calc/triple.go", "package calc\n\nfunc Triple(x int) int { return Add(x, x) }\n")
+	if err := tl.Warm(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, d := call(t, tl, ask)
+	if d.Index.Status != "fresh" || !strings.Contains(strings.Join(qnames(d.Items), " "), "calc.Triple") {
+		t.Fatalf("after Warm: index %+v, callers %v", d.Index, qnames(d.Items))
 	}
 }
