@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/etalab-ia/albert-code/internal/graph/changes"
 	"github.com/etalab-ia/albert-code/internal/graph/golang"
 	"github.com/etalab-ia/albert-code/internal/graph/index"
 	"github.com/etalab-ia/albert-code/internal/graph/query"
@@ -32,7 +33,7 @@ func newGraphCmd() *cobra.Command {
 	}
 	var repo string
 	cmd.PersistentFlags().StringVar(&repo, "repo", "", "the repository (default: the enclosing git repository, or the current directory)")
-	cmd.AddCommand(newGraphIndexCmd(), newGraphQueryCmd(&repo), newGraphSQLCmd(&repo), newGraphSchemaCmd(), newGraphStatsCmd(&repo), newGraphMCPCmd(&repo))
+	cmd.AddCommand(newGraphIndexCmd(), newGraphQueryCmd(&repo), newGraphSQLCmd(&repo), newGraphSchemaCmd(), newGraphStatsCmd(&repo), newGraphChangesCmd(&repo), newGraphMCPCmd(&repo))
 	return cmd
 }
 
@@ -377,4 +378,51 @@ func newGraphStatsCmd(repo *string) *cobra.Command {
 			return enc.Encode(out)
 		},
 	}
+}
+
+func newGraphChangesCmd(repo *string) *cobra.Command {
+	var base string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "changes",
+		Short: "Map a git diff onto the definitions it touches, with what depends on each (a heuristic risk)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			root, st, err := openRepoIndex(*repo)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			hunks, err := changes.Diff(cmd.Context(), root, base)
+			if err != nil {
+				return usageError("%v", err)
+			}
+			rep, err := changes.Map(cmd.Context(), st, base, hunks)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(rep)
+			}
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "%d definition(s) touched in %d file(s)\n", len(rep.Changed), len(rep.Files))
+			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+			for _, c := range rep.Changed {
+				fmt.Fprintf(tw, "%s\t%s:%d\t%s\t%d dependent(s)\n", c.Risk, c.File, c.Line, c.QName, c.Dependents)
+			}
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			if len(rep.Unmapped) > 0 {
+				fmt.Fprintf(w, "not in the index: %s\n", strings.Join(rep.Unmapped, ", "))
+			}
+			fmt.Fprintln(w, rep.Heuristic)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&base, "base", "", "compare the working tree with this revision (default HEAD)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
 }

@@ -119,3 +119,36 @@ def main():
 		t.Fatalf("callers of parse: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+func TestGraphChanges(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	repo := graphRepo(t, h)
+	if r := h.run("graph", "--repo", repo, "changes"); r.code != ExitUsage {
+		t.Fatalf("changes without an index: exit %d stderr %s", r.code, r.stderr)
+	}
+	if r := h.run("graph", "index", repo); r.code != ExitOK {
+		t.Fatalf("index: %s", r.stderr)
+	}
+	if r := h.run("graph", "--repo", repo, "changes"); r.code != ExitUsage || !strings.Contains(r.stderr, "git diff") {
+		t.Fatalf("changes outside git: exit %d stderr %s", r.code, r.stderr)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"commit", "-qm", "init"}} {
+		cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.email=t@t", "-c", "user.name=t"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	path := filepath.Join(repo, "shapes", "registry.go")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(string(src), "func Register(s Shape) {", "func Register(s Shape) {\n\t_ = s", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := h.run("graph", "--repo", repo, "changes")
+	if r.code != ExitOK || !strings.Contains(r.stdout, "example.com/fixture/shapes.Register") || !strings.Contains(r.stdout, "heuristic") {
+		t.Fatalf("changes: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -106,6 +106,9 @@ func New(cfg Config) *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "query_graph", Annotations: ro,
 		Description: "Run one read-only SQL statement (SELECT, WITH or VALUES) on the index, for questions the other tools do not answer. Writes, attached databases and pragmas are refused; at most max_rows rows are computed and a timeout applies. Tables: files, nodes, edges, unresolved (see `albert-code graph schema`). Write ORDER BY when you page, or pages may overlap."},
 		h.sql)
+	mcp.AddTool(s, &mcp.Tool{Name: "detect_changes", Annotations: ro,
+		Description: "Map the working tree's git diff (against base, default HEAD) onto the definitions it touches: for each, the changed lines, how many definitions depend on it (impact, 3 hops) and a risk label. The risk is a heuristic and says so; files the index has no definitions for are listed apart."},
+		h.detectChanges)
 	for _, q := range questionTools {
 		if !slices.Contains(query.Kinds, q.kind) || (cfg.Profile == Core && !q.core) {
 			continue

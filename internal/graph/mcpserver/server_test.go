@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -147,7 +148,7 @@ func resultText(res *mcp.CallToolResult) string { return res.Content[0].(*mcp.Te
 
 func TestToolsPerProfile(t *testing.T) {
 	t.Parallel()
-	core := []string{"analyze_codebase", "get_symbol", "health_check", "query_graph", "search_codebase"}
+	core := []string{"analyze_codebase", "detect_changes", "get_symbol", "health_check", "query_graph", "search_codebase"}
 	full := append(slices.Clone(core), "find_callees", "find_callers", "find_implementations", "find_references", "get_definition")
 	// get_impact and get_context follow the engine: listed in both profiles once query answers them.
 	for _, extra := range []struct{ kind, tool string }{{"impact", "get_impact"}, {"context", "get_context"}} {
@@ -468,5 +469,40 @@ func TestBudgetItemTooLarge(t *testing.T) {
 	res := call(t, cs, "query_graph", map[string]any{"sql": "SELECT printf('%.3000c', 'x')"}, nil)
 	if !res.IsError || !strings.Contains(resultText(res), "alone exceeds") {
 		t.Errorf("oversized row = %s", resultText(res))
+	}
+}
+
+func TestDetectChanges(t *testing.T) {
+	t.Parallel()
+	root := indexedFixture(t)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"commit", "-qm", "init"}} {
+		cmd := exec.Command("git", append([]string{"-C", root, "-c", "user.email=t@t", "-c", "user.name=t"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	path := filepath.Join(root, "shapes", "registry.go")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(src), "func Register(s Shape) {", "func Register(s Shape) {\n\t_ = s", 1)
+	if edited == string(src) {
+		t.Fatal("the fixture's Register changed shape: update this test")
+	}
+	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := connect(t, Config{Root: root, IndexPath: indexPath(root)})
+	var out struct {
+		Changed []struct {
+			QName string `json:"qualified_name"`
+			Risk  string `json:"risk"`
+		} `json:"changed"`
+		Heuristic string `json:"heuristic"`
+	}
+	res := call(t, cs, "detect_changes", map[string]any{}, &out)
+	if res.IsError || len(out.Changed) != 1 || out.Changed[0].QName != "example.com/fixture/shapes.Register" || !strings.Contains(out.Heuristic, "heuristic") {
+		t.Fatalf("detect_changes = %s", resultText(res))
 	}
 }

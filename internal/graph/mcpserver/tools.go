@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/etalab-ia/albert-code/internal/graph/changes"
 	"github.com/etalab-ia/albert-code/internal/graph/index"
 	"github.com/etalab-ia/albert-code/internal/graph/query"
 	"github.com/etalab-ia/albert-code/internal/graph/store"
@@ -304,5 +305,28 @@ func (h *handler) sql(ctx context.Context, _ *mcp.CallToolRequest, in SQLParams)
 		return SQLOut{Columns: cols, Rows: rows[offset : offset+n], RowCapHit: capped,
 			Page: newPage(offset, n, len(rows)), Freshness: fresh}
 	})
+	return res, nil, err
+}
+
+// ChangesIn is detect_changes' input.
+type ChangesIn struct {
+	Base string `json:"base,omitempty" jsonschema:"revision the working tree is compared with (default HEAD)"`
+}
+
+func (h *handler) detectChanges(ctx context.Context, _ *mcp.CallToolRequest, in ChangesIn) (*mcp.CallToolResult, any, error) {
+	st, err := h.open()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer st.Close()
+	hunks, err := changes.Diff(ctx, h.cfg.Root, in.Base)
+	if err != nil {
+		return nil, nil, err
+	}
+	rep, err := changes.Map(ctx, st, in.Base, hunks)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := h.fitWhole(rep, false)
 	return res, nil, err
 }

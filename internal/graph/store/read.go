@@ -60,6 +60,11 @@ func (s *Store) NodesByName(ctx context.Context, name string) ([]graph.Node, err
 	return s.nodes(ctx, `SELECT `+nodeColumns+` FROM nodes WHERE name = ? COLLATE NOCASE ORDER BY qname`, name)
 }
 
+// NodesInFile returns the definitions of one file, ordered by line.
+func (s *Store) NodesInFile(ctx context.Context, file string) ([]graph.Node, error) {
+	return s.nodes(ctx, `SELECT `+nodeColumns+` FROM nodes WHERE file = ? ORDER BY line, qname`, file)
+}
+
 func (s *Store) nodes(ctx context.Context, query string, args ...any) ([]graph.Node, error) {
 	rows, err := s.reader().QueryContext(ctx, query, args...)
 	if err != nil {
