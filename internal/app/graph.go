@@ -19,6 +19,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/etalab-ia/albert-code/internal/graph/changes"
+	"github.com/etalab-ia/albert-code/internal/graph/cochange"
 	"github.com/etalab-ia/albert-code/internal/graph/golang"
 	"github.com/etalab-ia/albert-code/internal/graph/index"
 	"github.com/etalab-ia/albert-code/internal/graph/query"
@@ -33,7 +34,7 @@ func newGraphCmd() *cobra.Command {
 	}
 	var repo string
 	cmd.PersistentFlags().StringVar(&repo, "repo", "", "the repository (default: the enclosing git repository, or the current directory)")
-	cmd.AddCommand(newGraphIndexCmd(), newGraphQueryCmd(&repo), newGraphSQLCmd(&repo), newGraphSchemaCmd(), newGraphStatsCmd(&repo), newGraphChangesCmd(&repo), newGraphMCPCmd(&repo))
+	cmd.AddCommand(newGraphIndexCmd(), newGraphQueryCmd(&repo), newGraphSQLCmd(&repo), newGraphSchemaCmd(), newGraphStatsCmd(&repo), newGraphChangesCmd(&repo), newGraphCoChangeCmd(&repo), newGraphMCPCmd(&repo))
 	return cmd
 }
 
@@ -423,6 +424,47 @@ func newGraphChangesCmd(repo *string) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&base, "base", "", "compare the working tree with this revision (default HEAD)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func newGraphCoChangeCmd(repo *string) *cobra.Command {
+	var commits int
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "cochange FILE",
+		Short: "List the files that git history shows changing together with FILE",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			root, err := graphRoot(*repo)
+			if err != nil {
+				return err
+			}
+			file := args[0]
+			if abs, err := filepath.Abs(file); err == nil {
+				if rel, err := filepath.Rel(root, abs); err == nil && filepath.IsLocal(rel) {
+					file = rel
+				}
+			}
+			res, err := cochange.Compute(cmd.Context(), root, file, commits)
+			if err != nil {
+				return usageError("%v", err)
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(res)
+			}
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "%s changed in %d of the last %d commits (%d bulk commits left out)\n", res.File, res.Commits, res.Read, res.Skipped)
+			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+			for _, p := range res.Partners {
+				fmt.Fprintf(tw, "%s\t%d together\t%.0f%% of its changes\n", p.File, p.Count, 100*p.Coupling)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().IntVar(&commits, "commits", 1000, "how many recent commits to read")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }

@@ -151,4 +151,8 @@ func TestGraphChanges(t *testing.T) {
 	if r.code != ExitOK || !strings.Contains(r.stdout, "example.com/fixture/shapes.Register") || !strings.Contains(r.stdout, "heuristic") {
 		t.Fatalf("changes: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
+	r = h.run("graph", "--repo", repo, "cochange", "shapes/registry.go")
+	if r.code != ExitOK || !strings.Contains(r.stdout, "shapes/registry.go changed in 1 of the last 1 commits") {
+		t.Fatalf("cochange: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
 }

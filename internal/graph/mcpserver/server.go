@@ -109,6 +109,11 @@ func New(cfg Config) *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "detect_changes", Annotations: ro,
 		Description: "Map the working tree's git diff (against base, default HEAD) onto the definitions it touches: for each, the changed lines, how many definitions depend on it (impact, 3 hops) and a risk label. The risk is a heuristic and says so; files the index has no definitions for are listed apart."},
 		h.detectChanges)
+	if cfg.Profile != Core {
+		mcp.AddTool(s, &mcp.Tool{Name: "get_cochange", Annotations: ro,
+			Description: "Files that git history shows changing together with a file (relative to the repository): how many commits changed both, and what share of the file's changes they are. Catches coupling the call graph cannot see; bulk commits are left out."},
+			h.cochange)
+	}
 	for _, q := range questionTools {
 		if !slices.Contains(query.Kinds, q.kind) || (cfg.Profile == Core && !q.core) {
 			continue

@@ -149,7 +149,7 @@ func resultText(res *mcp.CallToolResult) string { return res.Content[0].(*mcp.Te
 func TestToolsPerProfile(t *testing.T) {
 	t.Parallel()
 	core := []string{"analyze_codebase", "detect_changes", "get_symbol", "health_check", "query_graph", "search_codebase"}
-	full := append(slices.Clone(core), "find_callees", "find_callers", "find_implementations", "find_references", "get_definition")
+	full := append(slices.Clone(core), "find_callees", "find_callers", "find_implementations", "find_references", "get_cochange", "get_definition")
 	// get_impact and get_context follow the engine: listed in both profiles once query answers them.
 	for _, extra := range []struct{ kind, tool string }{{"impact", "get_impact"}, {"context", "get_context"}} {
 		if slices.Contains(query.Kinds, extra.kind) {
@@ -504,5 +504,12 @@ func TestDetectChanges(t *testing.T) {
 	res := call(t, cs, "detect_changes", map[string]any{}, &out)
 	if res.IsError || len(out.Changed) != 1 || out.Changed[0].QName != "example.com/fixture/shapes.Register" || !strings.Contains(out.Heuristic, "heuristic") {
 		t.Fatalf("detect_changes = %s", resultText(res))
+	}
+	var co struct {
+		File    string `json:"file"`
+		Commits int    `json:"commits"`
+	}
+	if res := call(t, cs, "get_cochange", map[string]any{"file": "shapes/registry.go"}, &co); res.IsError || co.Commits != 1 {
+		t.Fatalf("get_cochange = %s", resultText(res))
 	}
 }

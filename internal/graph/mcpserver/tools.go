@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/etalab-ia/albert-code/internal/graph/changes"
+	"github.com/etalab-ia/albert-code/internal/graph/cochange"
 	"github.com/etalab-ia/albert-code/internal/graph/index"
 	"github.com/etalab-ia/albert-code/internal/graph/query"
 	"github.com/etalab-ia/albert-code/internal/graph/store"
@@ -329,4 +330,22 @@ func (h *handler) detectChanges(ctx context.Context, _ *mcp.CallToolRequest, in 
 	}
 	res, err := h.fitWhole(rep, false)
 	return res, nil, err
+}
+
+// CoChangeIn is get_cochange's input.
+type CoChangeIn struct {
+	File    string `json:"file" jsonschema:"the file, relative to the repository root"`
+	Commits int    `json:"commits,omitempty" jsonschema:"how many recent commits to read (default 1000)"`
+}
+
+func (h *handler) cochange(ctx context.Context, _ *mcp.CallToolRequest, in CoChangeIn) (*mcp.CallToolResult, any, error) {
+	if in.Commits <= 0 {
+		in.Commits = 1000
+	}
+	res, err := cochange.Compute(ctx, h.cfg.Root, in.File, in.Commits)
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := h.fitWhole(res, false)
+	return out, nil, err
 }
