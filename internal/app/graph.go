@@ -114,7 +114,7 @@ func newGraphIndexCmd() *cobra.Command {
 			}
 			st, err := store.Open(path)
 			if err != nil {
-				return fmt.Errorf("%w (rerun with --rebuild to start the index afresh)", err)
+				return err // the store's errors say what to do (--rebuild for a corrupt index)
 			}
 			defer st.Close()
 			opts := index.Options{Limits: index.Limits{Exclude: excludes}, Rebuild: rebuild,
