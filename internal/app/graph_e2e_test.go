@@ -90,6 +90,20 @@ func TestGraphIndexQuerySQL(t *testing.T) {
 	if r = h.run("graph", "--repo", h.work, "query", "callers", "X"); r.code != ExitUsage || !strings.Contains(r.stderr, "graph index") {
 		t.Fatalf("query without an index: exit %d stderr %s", r.code, r.stderr)
 	}
+
+	// A corrupt index is reported with the way out, and --rebuild takes it.
+	if err := os.WriteFile(rep.Index, []byte(strings.Repeat("garbage!", 1000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r = h.run("graph", "--repo", repo, "query", "callers", "Describe"); r.code == ExitOK || !strings.Contains(r.stderr, "--rebuild") {
+		t.Fatalf("corrupt index: exit %d stderr %s", r.code, r.stderr)
+	}
+	if r = h.run("graph", "index", "--rebuild", repo); r.code != ExitOK {
+		t.Fatalf("rebuild: exit %d stderr %s", r.code, r.stderr)
+	}
+	if r = h.run("graph", "--repo", repo, "query", "definition", "Describe"); r.code != ExitOK {
+		t.Fatalf("after rebuild: exit %d stderr %s", r.code, r.stderr)
+	}
 }
 
 func TestGraphTreeSitterLanguages(t *testing.T) {
