@@ -34,7 +34,7 @@ func newGraphCmd() *cobra.Command {
 	}
 	var repo string
 	cmd.PersistentFlags().StringVar(&repo, "repo", "", "the repository (default: the enclosing git repository, or the current directory)")
-	cmd.AddCommand(newGraphIndexCmd(), newGraphQueryCmd(&repo), newGraphSQLCmd(&repo), newGraphSchemaCmd(), newGraphStatsCmd(&repo), newGraphChangesCmd(&repo), newGraphCoChangeCmd(&repo), newGraphMCPCmd(&repo))
+	cmd.AddCommand(newGraphIndexCmd(), newGraphQueryCmd(&repo), newGraphSQLCmd(&repo), newGraphSchemaCmd(), newGraphStatsCmd(&repo), newGraphChangesCmd(&repo), newGraphCoChangeCmd(&repo), newGraphEntryPointsCmd(&repo), newGraphMCPCmd(&repo))
 	return cmd
 }
 
@@ -465,6 +465,40 @@ func newGraphCoChangeCmd(repo *string) *cobra.Command {
 		},
 	}
 	cmd.Flags().IntVar(&commits, "commits", 1000, "how many recent commits to read")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func newGraphEntryPointsCmd(repo *string) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "entrypoints",
+		Short: "List where execution enters the code: main, init, tests, and exported functions nothing calls",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, st, err := openRepoIndex(*repo)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			a, err := query.EntryPoints(cmd.Context(), st)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(a)
+			}
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "%d entry point(s), %s (%s)\n", len(a.Items), a.Certainty, a.Why)
+			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+			for _, it := range a.Items {
+				fmt.Fprintf(tw, "%s:%d\t%s\t%s\n", it.File, it.Line, it.QName, it.Why)
+			}
+			return tw.Flush()
+		},
+	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }

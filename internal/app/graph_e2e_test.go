@@ -84,6 +84,9 @@ func TestGraphIndexQuerySQL(t *testing.T) {
 	if r = h.run("graph", "--repo", repo, "sql", "ATTACH DATABASE 'x.db' AS x"); r.code == ExitOK || !strings.Contains(r.stderr, "read-only") {
 		t.Fatalf("hostile sql: exit %d stderr %s", r.code, r.stderr)
 	}
+	if r = h.run("graph", "--repo", repo, "entrypoints"); r.code != ExitOK || !strings.Contains(r.stdout, "program entry (main)") {
+		t.Fatalf("entrypoints: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
 	if r = h.run("graph", "schema"); !strings.Contains(r.stdout, "CREATE TABLE") {
 		t.Fatalf("schema:\n%s", r.stdout)
 	}

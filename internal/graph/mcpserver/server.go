@@ -113,6 +113,9 @@ func New(cfg Config) *mcp.Server {
 		mcp.AddTool(s, &mcp.Tool{Name: "get_cochange", Annotations: ro,
 			Description: "Files that git history shows changing together with a file (relative to the repository): how many commits changed both, and what share of the file's changes they are. Catches coupling the call graph cannot see; bulk commits are left out."},
 			h.cochange)
+		mcp.AddTool(s, &mcp.Tool{Name: "get_entry_points", Annotations: ro,
+			Description: "Where execution enters the code: main and init functions, test functions, and exported functions or methods nothing in the repository calls (the API surface). A heuristic, and the answer says so. Paged."},
+			h.entryPoints)
 	}
 	for _, q := range questionTools {
 		if !slices.Contains(query.Kinds, q.kind) || (cfg.Profile == Core && !q.core) {

@@ -149,7 +149,7 @@ func resultText(res *mcp.CallToolResult) string { return res.Content[0].(*mcp.Te
 func TestToolsPerProfile(t *testing.T) {
 	t.Parallel()
 	core := []string{"analyze_codebase", "detect_changes", "get_symbol", "health_check", "query_graph", "search_codebase"}
-	full := append(slices.Clone(core), "find_callees", "find_callers", "find_implementations", "find_references", "get_cochange", "get_definition")
+	full := append(slices.Clone(core), "find_callees", "find_callers", "find_implementations", "find_references", "get_cochange", "get_definition", "get_entry_points")
 	// get_impact and get_context follow the engine: listed in both profiles once query answers them.
 	for _, extra := range []struct{ kind, tool string }{{"impact", "get_impact"}, {"context", "get_context"}} {
 		if slices.Contains(query.Kinds, extra.kind) {
@@ -511,5 +511,15 @@ func TestDetectChanges(t *testing.T) {
 	}
 	if res := call(t, cs, "get_cochange", map[string]any{"file": "shapes/registry.go"}, &co); res.IsError || co.Commits != 1 {
 		t.Fatalf("get_cochange = %s", resultText(res))
+	}
+	var ep struct {
+		Items []struct {
+			QName string `json:"qualified_name"`
+		} `json:"items"`
+		TotalCount int `json:"total_count"`
+	}
+	res = call(t, cs, "get_entry_points", map[string]any{"limit": 2}, &ep)
+	if res.IsError || len(ep.Items) != 2 || ep.TotalCount < 3 || !strings.Contains(resultText(res), "heuristic") {
+		t.Fatalf("get_entry_points = %s", resultText(res))
 	}
 }

@@ -349,3 +349,32 @@ func (h *handler) cochange(ctx context.Context, _ *mcp.CallToolRequest, in CoCha
 	out, err := h.fitWhole(res, false)
 	return out, nil, err
 }
+
+// EntryPointsOut is get_entry_points' answer, paged.
+type EntryPointsOut struct {
+	Certainty string `json:"certainty"`
+	Why       string `json:"why"`
+	Items     []Item `json:"items"`
+	Page
+	Freshness *Freshness `json:"freshness"`
+}
+
+func (h *handler) entryPoints(ctx context.Context, _ *mcp.CallToolRequest, in PageParams) (*mcp.CallToolResult, any, error) {
+	st, err := h.open()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer st.Close()
+	a, err := query.EntryPoints(ctx, st)
+	if err != nil {
+		return nil, nil, err
+	}
+	all := items(a.Items)
+	fresh := h.freshness(ctx, st)
+	offset, limit := in.bounds(len(all), 50)
+	res, err := h.fitPage(offset, min(limit, len(all)-offset), func(n int) any {
+		return EntryPointsOut{Certainty: a.Certainty, Why: a.Why, Items: all[offset : offset+n],
+			Page: newPage(offset, n, len(all)), Freshness: fresh}
+	})
+	return res, nil, err
+}
