@@ -16,7 +16,7 @@ import (
 )
 
 // Kinds lists the questions Ask understands.
-var Kinds = []string{"definition", "callers", "callees", "references", "implementations", "impact", "context", "search"}
+var Kinds = []string{"definition", "callers", "callees", "references", "implementations", "impact", "process", "context", "search"}
 
 // Certainty values.
 const (
@@ -138,6 +138,8 @@ func AskWith(ctx context.Context, st *store.Store, kind, symbol string, opt Opti
 		return impact(ctx, st, symbol, targets, opt)
 	case "context":
 		return neighbourhood(ctx, st, symbol, targets, opt)
+	case "process":
+		return process(ctx, st, symbol, targets, opt)
 	}
 	a := &Answer{Question: kind, Symbol: symbol, Certainty: Exact}
 	for _, n := range targets {
