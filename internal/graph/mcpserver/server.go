@@ -73,6 +73,7 @@ var questionTools = []questionTool{
 	{"find_implementations", "implementations", "For an interface: the types that implement it; for a type: the interfaces it implements. Go edges come from the type checker, so implicit satisfaction is included. Paged.", false},
 	{"get_impact", "impact", "What may break if SYMBOL changes: its transitive dependents, each with the confidence of its path. Paged.", true},
 	{"get_context", "context", "SYMBOL with its neighbourhood (definition, callers, callees, implementations) within a size budget.", true},
+	{"trace_process", "process", "What an entry point runs: the functions SYMBOL calls, transitively (3 hops), interface calls followed to the implementations in the module. Paged.", false},
 }
 
 // New builds the MCP server for cfg; serve it with its Run method.

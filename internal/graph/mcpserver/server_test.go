@@ -156,6 +156,7 @@ func TestToolsPerProfile(t *testing.T) {
 			core, full = append(core, extra.tool), append(full, extra.tool)
 		}
 	}
+	full = append(full, "trace_process")
 	slices.Sort(core)
 	slices.Sort(full)
 	for _, tc := range []struct {
@@ -283,6 +284,7 @@ func TestToolsOnFixture(t *testing.T) {
 		{"find_callees", "example.com/fixture/shapes.init@registry.go", "example.com/fixture/shapes.Register"},
 		{"find_references", "example.com/fixture/shapes.Pi", "example.com/fixture/shapes.Circle.Area"},
 		{"find_implementations", "example.com/fixture/shapes.Shape", "example.com/fixture/shapes.Square"},
+		{"trace_process", "example.com/fixture/shapes.init@registry.go", "example.com/fixture/shapes.Register"},
 	} {
 		var out struct {
 			AnswerOut
