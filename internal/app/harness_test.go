@@ -18,6 +18,11 @@ import (
 // binary is the albert-code executable the end-to-end tests run, built once.
 var binary string
 
+// goEnv carries the test process's Go caches into each run's otherwise empty HOME:
+// the code graph type-checks Go through the go command, and an empty build cache per
+// run would recompile the standard library in every test.
+var goEnv []string
+
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "albert-code-e2e-")
 	if err != nil {
@@ -25,6 +30,16 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "albert-code")
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "go env:", err)
+		os.Exit(1)
+	}
+	for i, name := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+		if v := strings.Split(strings.TrimSpace(string(out)), "\n"); i < len(v) {
+			goEnv = append(goEnv, name+"="+v[i])
+		}
+	}
 	build := exec.Command("go", "build", "-o", binary, "github.com/etalab-ia/albert-code/cmd/albert-code")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
@@ -62,6 +77,7 @@ func newHarness(t *testing.T, turns ...fakemodel.Turn) *harness {
 		"ALBERT_API_KEY=test-key",
 		"PATH=" + os.Getenv("PATH"),
 	}
+	h.env = append(h.env, goEnv...)
 	return h
 }
 
