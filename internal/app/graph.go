@@ -157,9 +157,7 @@ func progressBar(w io.Writer) func(done, total int) {
 
 func printReport(w io.Writer, rep *index.Report, path string, asJSON bool) error {
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
+		return printJSON(w, struct {
 			*index.Report
 			Index string `json:"index"`
 		}{rep, path})
@@ -254,9 +252,7 @@ implementations) within a budget.`,
 				if ferr == nil {
 					out.Freshness = &fresh
 				}
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(out)
+				return printJSON(cmd.OutOrStdout(), out)
 			}
 			return printAnswer(cmd.OutOrStdout(), a, fresh, ferr)
 		},
@@ -374,9 +370,7 @@ func newGraphStatsCmd(repo *string) *cobra.Command {
 			if ferr == nil {
 				out["freshness"] = fresh
 			}
-			enc := json.NewEncoder(cmd.OutOrStdout())
-			enc.SetIndent("", "  ")
-			return enc.Encode(out)
+			return printJSON(cmd.OutOrStdout(), out)
 		},
 	}
 }
@@ -403,9 +397,7 @@ func newGraphChangesCmd(repo *string) *cobra.Command {
 				return err
 			}
 			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(rep)
+				return printJSON(cmd.OutOrStdout(), rep)
 			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "%d definition(s) touched in %d file(s)\n", len(rep.Changed), len(rep.Files))
@@ -451,9 +443,7 @@ func newGraphCoChangeCmd(repo *string) *cobra.Command {
 				return usageError("%v", err)
 			}
 			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(res)
+				return printJSON(cmd.OutOrStdout(), res)
 			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "%s changed in %d of the last %d commits (%d bulk commits left out)\n", res.File, res.Commits, res.Read, res.Skipped)
@@ -486,9 +476,7 @@ func newGraphEntryPointsCmd(repo *string) *cobra.Command {
 				return err
 			}
 			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(a)
+				return printJSON(cmd.OutOrStdout(), a)
 			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "%d entry point(s), %s (%s)\n", len(a.Items), a.Certainty, a.Why)
@@ -501,4 +489,11 @@ func newGraphEntryPointsCmd(repo *string) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
+}
+
+// printJSON writes v as indented JSON, the --json output of every graph command.
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
