@@ -36,8 +36,8 @@ type unit struct {
 	test bool   // a _test.go file
 }
 
-// add extracts the facts of one loaded module.
-func (ex *extraction) add(ctx context.Context, l *loaded) error {
+// add extracts the facts of one loaded module and returns the files it claimed.
+func (ex *extraction) add(ctx context.Context, l *loaded) ([]unit, error) {
 	parseErrs := ex.collectErrors(l)
 	units := ex.claim(l)
 	fields := collectFields(units)
@@ -45,7 +45,7 @@ func (ex *extraction) add(ctx context.Context, l *loaded) error {
 	var decls []*typeDecl
 	for _, u := range units {
 		if err := ctx.Err(); err != nil {
-			return err
+			return nil, err
 		}
 		c := l.contents[l.fset.File(u.file.FileStart).Name()]
 		ff := &graph.FileFacts{
@@ -64,10 +64,10 @@ func (ex *extraction) add(ctx context.Context, l *loaded) error {
 		fx.uses()
 	}
 	if err := ctx.Err(); err != nil {
-		return err
+		return nil, err
 	}
 	ex.implements(decls)
-	return nil
+	return units, nil
 }
 
 // claim chooses, for every file under the root, the package variant that analyses

@@ -60,6 +60,8 @@ type Result struct {
 	// Errors are the problems the go command, the parser and the type checker
 	// reported, deduplicated and sorted. Facts are still produced for what resolved.
 	Errors []Error
+	// Snapshot lets Update re-check a package after an edit without the go command.
+	Snapshot *Snapshot
 }
 
 // Module is one module found under the root.
@@ -128,6 +130,8 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 	}
 	res := &Result{}
 	ex := newExtraction(abs)
+	snap := &Snapshot{Version: snapshotVersion, Key: snapshotKey(opts), ModFiles: map[string]string{},
+		Variants: map[string]*Variant{}, Files: map[string]FileRecord{}}
 	for i, dir := range dirs {
 		rel := relSlash(abs, dir)
 		lr, err := load(ctx, dir, opts)
@@ -139,12 +143,16 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 			continue
 		}
 		res.Modules = append(res.Modules, Module{Dir: rel})
-		if err := ex.add(ctx, lr); err != nil {
+		units, err := ex.add(ctx, lr)
+		if err != nil {
 			return nil, fmt.Errorf("go extract %s: module %s: %w", root, rel, err)
 		}
+		ex.recordSnapshot(snap, rel, lr, units)
 	}
 	res.Files = ex.files()
 	res.Errors = ex.errs.sorted()
+	snap.Errors = len(res.Errors)
+	res.Snapshot = snap
 	return res, nil
 }
 

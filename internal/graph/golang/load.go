@@ -16,12 +16,13 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// loadMode asks for syntax and types of the module's own packages. Dependencies
+// loadMode asks for syntax and types of the module's own packages, and where the
+// export data of every package is (for Update). Dependencies
 // (the standard library, other modules) come from compiler export data unless
 // Options.FromSource adds NeedDeps: see FromSource for the trade-off.
 const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
 	packages.NeedImports | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo |
-	packages.NeedModule
+	packages.NeedModule | packages.NeedExportFile
 
 // loadEnv are the defaults that keep loading offline; opts.Env is appended after
 // them and wins.
