@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -52,17 +51,22 @@ type Report struct {
 	Quarantined []Skip         `json:"quarantined,omitempty"`
 	GoTypes     bool           `json:"go_types"` // Go edges came from the type checker
 	GoErrors    int            `json:"go_errors,omitempty"`
-	Commit      string         `json:"commit,omitempty"`
-	Duration    time.Duration  `json:"duration_ns"`
+	// GoMode is "incremental" when only the packages owning edited files were
+	// re-checked, "full" when the module was loaded; GoFullReason says why.
+	GoMode       string        `json:"go_mode,omitempty"`
+	GoFullReason string        `json:"go_full_reason,omitempty"`
+	Commit       string        `json:"commit,omitempty"`
+	Duration     time.Duration `json:"duration_ns"`
 }
 
 // Run brings the store up to date with the tree at root: it scans, diffs against
 // the manifest, extracts what changed and replaces those files' facts in one
 // transaction.
 //
-// Go is extracted by the type checker for the whole module whenever any Go file
-// changed: its edges cross files (a renamed function changes its callers' edges),
-// so all Go files are replaced together. Other files are independent units.
+// Go edges cross files (a renamed function changes its callers' edges): an edit
+// inside bodies re-checks the packages that own the edited files, anything else
+// reloads the module and replaces all Go files together (extractGoChanges). Other
+// files are independent units.
 func Run(ctx context.Context, root string, st *store.Store, opts Options) (*Report, error) {
 	start := time.Now()
 	root, err := filepath.Abs(root)
@@ -93,34 +97,12 @@ func Run(ctx context.Context, root string, st *store.Store, opts Options) (*Repo
 		todo = append(todo, r.To)
 		removed = append(removed, r.From)
 	}
-	goChanged := anyGo(todo) || anyGoPath(removed)
-	var facts []graph.FileFacts
-	goDone := map[string]bool{}
-	if goChanged {
-		var goFacts []graph.FileFacts
-		goFacts, rep.GoTypes, rep.GoErrors = extractGo(ctx, root, opts.Go)
-		scanned := make(map[string]bool, len(scan.Files))
-		for _, f := range scan.Files {
-			scanned[f.Rel] = true
-		}
-		for _, f := range goFacts {
-			// The go command loads every package of the module; keep what the walk
-			// kept (.gitignore and excludes apply to Go too).
-			if scanned[f.Path] {
-				goDone[f.Path] = true
-				facts = append(facts, f)
-			}
-		}
-		// All Go files are replaced with the module's fresh facts, not only the changed
-		// ones; add the unchanged Go files the type checker did not cover to the work.
-		if rep.GoTypes {
-			for _, f := range scan.Files {
-				if f.Language == "go" && !goDone[f.Rel] && !contains(todo, f.Rel) {
-					todo = append(todo, f)
-				}
-			}
-		}
+	gr, err := extractGoChanges(ctx, root, st, opts, scan, changes, todo, removed, rep)
+	if err != nil {
+		return nil, err
 	}
+	facts, goDone := gr.facts, gr.done
+	todo = append(todo, gr.more...)
 	var rest []File
 	for _, f := range todo {
 		if !goDone[f.Rel] {
@@ -143,6 +125,11 @@ func Run(ctx context.Context, root string, st *store.Store, opts Options) (*Repo
 	if err := st.ReplaceFiles(ctx, facts, removed); err != nil {
 		return nil, err
 	}
+	if gr.snapshot != nil {
+		if err := st.SetMeta(ctx, metaGoSnapshot, *gr.snapshot); err != nil {
+			return nil, err
+		}
+	}
 	rep.Commit = gitHead(ctx, root)
 	for k, v := range map[string]string{store.MetaIndexedCommit: rep.Commit, store.MetaIndexedAt: time.Now().UTC().Format(time.RFC3339), store.MetaRoot: root} {
 		if err := st.SetMeta(ctx, k, v); err != nil {
@@ -151,17 +138,6 @@ func Run(ctx context.Context, root string, st *store.Store, opts Options) (*Repo
 	}
 	rep.Duration = time.Since(start)
 	return rep, nil
-}
-
-// extractGo runs the type checker over the module at root. It reports whether it
-// could (no go.mod, or a module that does not load, leaves Go to the file
-// extractor) and how many errors the go command and type checker reported.
-func extractGo(ctx context.Context, root string, opts golang.Options) ([]graph.FileFacts, bool, int) {
-	res, err := golang.Extract(ctx, root, opts)
-	if err != nil {
-		return nil, false, 0
-	}
-	return res.Files, true, len(res.Errors)
 }
 
 // extractFiles runs the file extractor over files in parallel, one file per worker
@@ -242,15 +218,6 @@ func contains(files []File, rel string) bool {
 		}
 	}
 	return false
-}
-
-// gitHead is the commit checked out at root, or "" outside a git repository.
-func gitHead(ctx context.Context, root string) string {
-	out, err := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", "HEAD").Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
 }
 
 // ErrNotIndexed is returned by Freshness when the store holds no index of root.

@@ -9,11 +9,15 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"io/fs"
 	"os"
 	"path"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -88,6 +92,7 @@ func ScanTree(ctx context.Context, root string, limits Limits) (*Scan, error) {
 	}
 	sc := &Scan{}
 	var total int64
+	var paths []string // parallel to sc.Files, hashed after the walk
 	opts := fswalk.Options{
 		MaxDepth: lim.MaxDepth,
 		OnSkip:   func(rel string, reason error) { sc.Skipped = append(sc.Skipped, Skip{rel, reason.Error()}) },
@@ -117,19 +122,47 @@ func ScanTree(ctx context.Context, root string, limits Limits) (*Scan, error) {
 			sc.Truncated = true
 			return errStop
 		}
-		hash, err := hashFile(p)
-		if err != nil {
-			sc.Skipped = append(sc.Skipped, Skip{rel, err.Error()})
-			return nil
-		}
 		total += info.Size()
-		sc.Files = append(sc.Files, File{Rel: rel, Language: lang, Size: info.Size(), Hash: hash})
+		sc.Files = append(sc.Files, File{Rel: rel, Language: lang, Size: info.Size()})
+		paths = append(paths, p)
 		return nil
 	})
 	if err != nil && !errors.Is(err, errStop) {
 		return nil, fmt.Errorf("scan %s: %w", root, err)
 	}
+	hashAll(sc, paths)
 	return sc, nil
+}
+
+// hashAll hashes the listed files on every core, each worker reusing one buffer.
+// A file that vanished or became unreadable since the listing is moved to Skipped.
+func hashAll(sc *Scan, paths []string) {
+	errs := make([]error, len(paths))
+	next := atomic.Int64{}
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(len(paths), 1)) {
+		wg.Go(func() {
+			buf := make([]byte, 64*1024)
+			h := sha256.New()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(paths) {
+					return
+				}
+				sc.Files[i].Hash, errs[i] = hashFile(paths[i], h, buf)
+			}
+		})
+	}
+	wg.Wait()
+	kept := sc.Files[:0]
+	for i, f := range sc.Files {
+		if errs[i] != nil {
+			sc.Skipped = append(sc.Skipped, Skip{f.Rel, errs[i].Error()})
+			continue
+		}
+		kept = append(kept, f)
+	}
+	sc.Files = kept
 }
 
 // excluded matches rel, or one of its parent directories, against the user's
@@ -146,14 +179,14 @@ func excluded(patterns []string, rel string) bool {
 	return false
 }
 
-func hashFile(p string) (string, error) {
+func hashFile(p string, h hash.Hash, buf []byte) (string, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	h.Reset()
+	if _, err := io.CopyBuffer(struct{ io.Writer }{h}, struct{ io.Reader }{f}, buf); err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
