@@ -69,11 +69,17 @@ var stdSynthetic = sync.OnceValue(func() *types.Package {
 // else in I's, and only else with the objects as they come. Modules loaded
 // separately (nested modules) are not checked against each other.
 func (ex *extraction) implements(decls []*typeDecl) {
-	var ifaces, concrete []*typeDecl
+	// Interfaces are bucketed by their first method's name: a type whose method set
+	// lacks that name cannot implement them, so each type is checked against the
+	// buckets of its own method names only, not against every interface (1,000
+	// types × 1,000 interfaces took 1.5 s of a 4.5 s load before).
+	byFirst := map[string][]*typeDecl{}
+	var concrete []*typeDecl
 	for _, d := range decls {
 		if it, ok := d.obj.Type().Underlying().(*types.Interface); ok {
 			if it.IsMethodSet() && it.NumMethods() > 0 {
-				ifaces = append(ifaces, d)
+				first := it.Method(0).Name()
+				byFirst[first] = append(byFirst[first], d)
 			}
 			continue
 		}
@@ -81,6 +87,11 @@ func (ex *extraction) implements(decls []*typeDecl) {
 	}
 	scopes := closures{}
 	for _, t := range concrete {
+		ms := types.NewMethodSet(types.NewPointer(t.obj.Type()))
+		var ifaces []*typeDecl
+		for i := range ms.Len() {
+			ifaces = append(ifaces, byFirst[ms.At(i).Obj().Name()]...)
+		}
 		for _, i := range ifaces {
 			tt, it := t.obj.Type(), i.obj.Type()
 			if o := scopes.lookup(t.view, i.obj.Pkg().Path(), i.obj.Name()); o != nil {
