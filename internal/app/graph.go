@@ -34,7 +34,7 @@ func newGraphCmd() *cobra.Command {
 	}
 	var repo string
 	cmd.PersistentFlags().StringVar(&repo, "repo", "", "the repository (default: the enclosing git repository, or the current directory)")
-	cmd.AddCommand(newGraphIndexCmd(), newGraphQueryCmd(&repo), newGraphSQLCmd(&repo), newGraphSchemaCmd(), newGraphStatsCmd(&repo), newGraphChangesCmd(&repo), newGraphCoChangeCmd(&repo), newGraphEntryPointsCmd(&repo), newGraphMCPCmd(&repo))
+	cmd.AddCommand(newGraphIndexCmd(), newGraphQueryCmd(&repo), newGraphSQLCmd(&repo), newGraphSchemaCmd(), newGraphStatsCmd(&repo), newGraphChangesCmd(&repo), newGraphCoChangeCmd(&repo), newGraphEntryPointsCmd(&repo), newGraphCommunitiesCmd(&repo), newGraphMCPCmd(&repo))
 	return cmd
 }
 

@@ -87,6 +87,12 @@ func TestGraphIndexQuerySQL(t *testing.T) {
 	if r = h.run("graph", "--repo", repo, "entrypoints"); r.code != ExitOK || !strings.Contains(r.stdout, "program entry (main)") {
 		t.Fatalf("entrypoints: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
+	if r = h.run("graph", "--repo", repo, "communities"); r.code != ExitOK || !strings.Contains(r.stdout, "modularity") || !strings.Contains(r.stdout, "#0") {
+		t.Fatalf("communities: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r = h.run("graph", "--repo", repo, "communities", "Descrbe"); r.code != ExitError || !strings.Contains(r.stderr, "did you mean") {
+		t.Fatalf("communities of an unknown symbol: exit %d stderr %s", r.code, r.stderr)
+	}
 	if r = h.run("graph", "schema"); !strings.Contains(r.stdout, "CREATE TABLE") {
 		t.Fatalf("schema:\n%s", r.stdout)
 	}

@@ -22,13 +22,19 @@ type Item struct {
 	Relation   string  `json:"relation,omitempty"`
 	Confidence float64 `json:"confidence,omitempty"`
 	Resolution string  `json:"resolution,omitempty"`
+	// Hop and Via (impact): how many edges away, and through which node; Why
+	// when the edge alone does not explain the item (interface dispatch).
+	Hop int    `json:"hop,omitempty"`
+	Via string `json:"via,omitempty"`
+	Why string `json:"why,omitempty"`
 }
 
 func items(in []query.Item) []Item {
 	out := make([]Item, len(in))
 	for i, it := range in {
 		out[i] = Item{QName: it.QName, Kind: it.Kind, File: it.File, Line: it.Line, SiteFile: it.SiteFile,
-			SiteLine: it.SiteLine, Relation: it.Relation, Confidence: it.Confidence, Resolution: it.Resolution}
+			SiteLine: it.SiteLine, Relation: it.Relation, Confidence: it.Confidence, Resolution: it.Resolution,
+			Hop: it.Hop, Via: it.Via, Why: it.Why}
 	}
 	return out
 }

@@ -114,12 +114,21 @@ func New(cfg Config) *mcp.Server {
 		mcp.AddTool(s, &mcp.Tool{Name: "get_cochange", Annotations: ro,
 			Description: "Files that git history shows changing together with a file (relative to the repository): how many commits changed both, and what share of the file's changes they are. Catches coupling the call graph cannot see; bulk commits are left out."},
 			h.cochange)
+		mcp.AddTool(s, &mcp.Tool{Name: "get_communities", Annotations: ro,
+			Description: "Groups of symbols more connected to each other than to the rest (deterministic Louvain, then disconnected groups split; edges weighted by kind). Without symbol: the communities by size, paged, each named after its main directory and most connected member. With symbol: that symbol's community and its members. A heuristic view, and the answer says so."},
+			h.communities)
 		mcp.AddTool(s, &mcp.Tool{Name: "get_entry_points", Annotations: ro,
 			Description: "Where execution enters the code: main and init functions, test functions, and exported functions or methods nothing in the repository calls (the API surface). A heuristic, and the answer says so. Paged."},
 			h.entryPoints)
 	}
 	for _, q := range questionTools {
 		if !slices.Contains(query.Kinds, q.kind) || (cfg.Profile == Core && !q.core) {
+			continue
+		}
+		if q.kind == "impact" {
+			mcp.AddTool(s, &mcp.Tool{Name: q.name, Annotations: ro, Description: q.description +
+				" depth sets how many hops to walk (default 3, at most 10); from_hop and to_hop select hops, by_hop counts every hop. SYMBOL is a qualified name or a bare name; an unknown one returns did_you_mean."},
+				h.impact)
 			continue
 		}
 		mcp.AddTool(s, &mcp.Tool{Name: q.name, Annotations: ro,

@@ -151,7 +151,7 @@ func resultText(res *mcp.CallToolResult) string { return res.Content[0].(*mcp.Te
 func TestToolsPerProfile(t *testing.T) {
 	t.Parallel()
 	core := []string{"analyze_codebase", "detect_changes", "get_symbol", "health_check", "query_graph", "search_codebase"}
-	full := append(slices.Clone(core), "find_callees", "find_callers", "find_implementations", "find_references", "get_cochange", "get_definition", "get_entry_points")
+	full := append(slices.Clone(core), "find_callees", "find_callers", "find_implementations", "find_references", "get_cochange", "get_communities", "get_definition", "get_entry_points")
 	// get_impact and get_context follow the engine: listed in both profiles once query answers them.
 	for _, extra := range []struct{ kind, tool string }{{"impact", "get_impact"}, {"context", "get_context"}} {
 		if slices.Contains(query.Kinds, extra.kind) {
