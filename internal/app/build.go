@@ -14,6 +14,7 @@ import (
 	"github.com/etalab-ia/albert-code/internal/graph/agenttool"
 	"github.com/etalab-ia/albert-code/internal/graph/golang"
 	"github.com/etalab-ia/albert-code/internal/graph/index"
+	"github.com/etalab-ia/albert-code/internal/graph/query"
 	"github.com/etalab-ia/albert-code/internal/graph/treesitter"
 	"github.com/etalab-ia/albert-code/internal/llm"
 	"github.com/etalab-ia/albert-code/internal/llm/openaicompat"
@@ -170,7 +171,20 @@ func (e *env) codeGraph() *agenttool.Tool {
 		// compiles nothing of the repository's own code but its cgo C files, so cgo is
 		// off here (those files fall back to tree-sitter).
 		goOpts.Env = append(goOpts.Env, "CGO_ENABLED=0")
+		var vectors query.VectorLeg
+		if e.cfg.Graph.EmbeddingsModel != "" {
+			cfg := e.cfg
+			vectors = &lazyVectors{open: func() query.VectorLeg {
+				path, err := graphDBPath(root, true)
+				if err != nil {
+					return &vectorSearch{err: err}
+				}
+				leg, _ := vectorLegFor(cfg, path) // the cache stays open for the session
+				return leg.asLeg()
+			}}
+		}
 		e.graph = agenttool.New(agenttool.Config{
+			Vectors:   vectors,
 			Root:      root,
 			IndexPath: func(create bool) (string, error) { return graphDBPath(root, create) },
 			Index:     index.Options{Go: goOpts, Extract: treesitter.Extractor{}.Extract},

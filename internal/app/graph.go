@@ -129,7 +129,8 @@ func newGraphIndexCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return printReport(cmd.OutOrStdout(), rep, path, asJSON)
+			emb := embedIndex(cmd, root, path, st)
+			return printReport(cmd.OutOrStdout(), rep, path, emb, asJSON)
 		},
 	}
 	cmd.Flags().BoolVar(&rebuild, "rebuild", false, "discard the index and build it again")
@@ -155,12 +156,13 @@ func progressBar(w io.Writer) func(done, total int) {
 	}
 }
 
-func printReport(w io.Writer, rep *index.Report, path string, asJSON bool) error {
+func printReport(w io.Writer, rep *index.Report, path string, emb *embedReport, asJSON bool) error {
 	if asJSON {
 		return printJSON(w, struct {
 			*index.Report
-			Index string `json:"index"`
-		}{rep, path})
+			Index      string       `json:"index"`
+			Embeddings *embedReport `json:"embeddings,omitempty"`
+		}{rep, path, emb})
 	}
 	fmt.Fprintf(w, "indexed %s in %v: %d files (%d extracted, %d unchanged, %d removed, %d renamed)\n",
 		rep.Root, rep.Duration.Round(time.Millisecond), rep.Files, rep.Extracted, rep.Unchanged, rep.Removed, rep.Renamed)
@@ -185,6 +187,13 @@ func printReport(w io.Writer, rep *index.Report, path string, asJSON bool) error
 	}
 	if rep.Truncated {
 		fmt.Fprintln(w, "the walk stopped at a limit (files or total size): the index is partial")
+	}
+	if emb != nil {
+		if emb.Error != "" {
+			fmt.Fprintf(w, "embeddings: not updated (%s); search falls back to BM25\n", emb.Error)
+		} else {
+			fmt.Fprintf(w, "embeddings: %d of %d symbols embedded by %s (%d new)\n", emb.Embedded, emb.Total, emb.Model, emb.New)
+		}
 	}
 	fmt.Fprintf(w, "index: %s\n", path)
 	return nil
@@ -235,7 +244,15 @@ implementations) within a budget.`,
 			}
 			defer st.Close()
 			ctx := cmd.Context()
-			a, err := query.AskWith(ctx, st, args[0], args[1], query.Options{Depth: depth})
+			opts := query.Options{Depth: depth}
+			if args[0] == "search" {
+				if path, err := graphDBPath(root, false); err == nil {
+					leg, closeLeg := vectorLeg(root, path)
+					defer closeLeg()
+					opts.Vectors = leg.asLeg()
+				}
+			}
+			a, err := query.AskWith(ctx, st, args[0], args[1], opts)
 			var unknown *query.UnknownSymbolError
 			if errors.As(err, &unknown) {
 				return &exitError{code: ExitError, err: err}

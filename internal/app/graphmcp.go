@@ -9,6 +9,7 @@ import (
 	"github.com/etalab-ia/albert-code/internal/graph/golang"
 	"github.com/etalab-ia/albert-code/internal/graph/index"
 	"github.com/etalab-ia/albert-code/internal/graph/mcpserver"
+	"github.com/etalab-ia/albert-code/internal/graph/query"
 	"github.com/etalab-ia/albert-code/internal/graph/treesitter"
 )
 
@@ -39,7 +40,14 @@ which beats full.`,
 			if st, err := os.Stat(root); err != nil || !st.IsDir() {
 				return usageError("graph mcp %s: not a directory", root)
 			}
+			var vectors query.VectorLeg
+			if path, err := graphDBPath(root, true); err == nil {
+				leg, closeLeg := vectorLeg(root, path)
+				defer closeLeg()
+				vectors = leg.asLeg()
+			}
 			srv := mcpserver.New(mcpserver.Config{
+				Vectors:   vectors,
 				Root:      root,
 				IndexPath: func(create bool) (string, error) { return graphDBPath(root, create) },
 				Profile:   p,

@@ -24,6 +24,7 @@ type Config struct {
 	WebFetch       WebFetch
 	WebSearch      WebSearch
 	Bash           Bash
+	Graph          Graph
 
 	// Home is the application directory (sessions, agents/, .env, trusted_folders.toml).
 	Home string

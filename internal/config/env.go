@@ -19,6 +19,7 @@ const (
 	EnvSessionDir        = "ALBERT_CODE_SESSION_DIR"
 	EnvSessionEnabled    = "ALBERT_CODE_SESSION_ENABLED"
 	EnvWebSearchURL      = "ALBERT_CODE_WEB_SEARCH_URL"
+	EnvEmbeddingsModel   = "ALBERT_CODE_GRAPH_EMBEDDINGS_MODEL"
 	EnvBashTimeout       = "ALBERT_CODE_BASH_TIMEOUT"
 	envXDGConfigHome     = "XDG_CONFIG_HOME"
 	appDirName           = "albert-code"
@@ -63,6 +64,10 @@ var envVars = []envVar{
 		return nil
 	}},
 	{EnvWebSearchURL, "web_search.base_url", func(l *layer, v string) error { l.WebSearch = &webSearchLayer{BaseURL: &v}; return nil }},
+	{EnvEmbeddingsModel, "graph.embeddings_model", func(l *layer, v string) error {
+		l.Graph = &graphLayer{EmbeddingsModel: &v}
+		return nil
+	}},
 	{EnvBashTimeout, "bash.timeout", func(l *layer, v string) error {
 		l.Bash = &bashLayer{Timeout: &v}
 		return nil

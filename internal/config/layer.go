@@ -22,6 +22,12 @@ type layer struct {
 	WebFetch       *webFetchLayer            `toml:"web_fetch"`
 	WebSearch      *webSearchLayer           `toml:"web_search"`
 	Bash           *bashLayer                `toml:"bash"`
+	Graph          *graphLayer               `toml:"graph"`
+}
+
+type graphLayer struct {
+	EmbeddingsModel    *string `toml:"embeddings_model"`
+	EmbeddingsProvider *string `toml:"embeddings_provider"`
 }
 
 type providerLayer struct {

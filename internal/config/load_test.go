@@ -214,3 +214,23 @@ func TestUntrustedProjectIsSkipped(t *testing.T) {
 		t.Errorf("model %q, skipped %v: an untrusted project file must not be read", c.ModelName, c.Skipped)
 	}
 }
+
+func TestGraphEmbeddingsSettings(t *testing.T) {
+	s := newSandbox(t)
+	c := s.load(t, Overrides{})
+	if c.Graph.EmbeddingsModel != "" {
+		t.Errorf("embeddings are on by default: %q", c.Graph.EmbeddingsModel)
+	}
+	write(t, s.globalFile(), "[graph]\nembeddings_model = \"bge-m3\"\nembeddings_provider = \"albert\"\n")
+	c = s.load(t, Overrides{})
+	if c.Graph.EmbeddingsModel != "bge-m3" || c.Graph.EmbeddingsProvider != "albert" {
+		t.Errorf("graph = %+v", c.Graph)
+	}
+	if got, want := source(t, c, "graph.embeddings_model"), s.globalFile()+":2"; got != want {
+		t.Errorf("graph.embeddings_model from %s, want %s", got, want)
+	}
+	t.Setenv(EnvEmbeddingsModel, "qwen3-embed")
+	if c = s.load(t, Overrides{}); c.Graph.EmbeddingsModel != "qwen3-embed" {
+		t.Errorf("env did not win: %q", c.Graph.EmbeddingsModel)
+	}
+}

@@ -137,6 +137,16 @@ func (c *Config) applySections(l *layer, o origin) error {
 			rec("web_search.base_url")
 		}
 	}
+	if g := l.Graph; g != nil {
+		if g.EmbeddingsModel != nil {
+			c.Graph.EmbeddingsModel = *g.EmbeddingsModel
+			rec("graph.embeddings_model")
+		}
+		if g.EmbeddingsProvider != nil {
+			c.Graph.EmbeddingsProvider = *g.EmbeddingsProvider
+			rec("graph.embeddings_provider")
+		}
+	}
 	if s := l.Bash; s != nil {
 		if s.Timeout != nil {
 			d, err := parseDuration(*s.Timeout)

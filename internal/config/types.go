@@ -114,6 +114,16 @@ type WebSearch struct {
 	BaseURL string
 }
 
+// Graph configures the code graph. Embeddings are off while EmbeddingsModel is
+// empty: search then runs BM25 alone, and says so.
+type Graph struct {
+	// EmbeddingsModel is the wire name of an embeddings model (Albert: "bge-m3").
+	EmbeddingsModel string
+	// EmbeddingsProvider names the provider serving it; empty means the provider
+	// of the active model.
+	EmbeddingsProvider string
+}
+
 // Bash limits the bash tool.
 type Bash struct {
 	Timeout        time.Duration

@@ -68,6 +68,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("fake model: method %s not allowed on %s", r.Method, r.URL.Path), "invalid_request_error", "method_not_allowed")
 	case path == "/models":
 		s.models(w)
+	case path == "/embeddings" && r.Method == http.MethodPost:
+		s.embeddings(w, body)
 	case !isChat:
 		writeOpenAIError(w, http.StatusNotFound,
 			fmt.Sprintf("fake model: no route for %s %s", r.Method, r.URL.Path), "invalid_request_error", "not_found")

@@ -19,6 +19,10 @@ const defaultArgumentFragments = 3
 type Script struct {
 	Models []Model
 	Turns  []Turn
+	// EmbedDim is the length of POST /v1/embeddings vectors (64 when zero);
+	// EmbedFail makes that endpoint answer 503. Embeddings consume no turn.
+	EmbedDim  int
+	EmbedFail bool
 }
 
 // Model is one entry of GET /v1/models, shaped like Albert's (OpenGateLLM) list.

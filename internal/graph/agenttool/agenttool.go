@@ -45,6 +45,8 @@ type Config struct {
 	Index index.Options
 	// MaxOutputBytes caps an answer; zero means DefaultMaxOutputBytes.
 	MaxOutputBytes int
+	// Vectors, when set, adds the embeddings leg to search.
+	Vectors query.VectorLeg
 }
 
 // Params are the arguments of code_graph.
@@ -150,7 +152,7 @@ func (g *graphTool) run(ctx context.Context, _ tool.Call, p Params) (tool.Result
 		return tool.Result{}, err
 	}
 	defer st.Close()
-	a, err := query.AskWith(ctx, st, p.Question, p.Symbol, query.Options{Depth: p.Depth, Budget: g.cfg.MaxOutputBytes / 2})
+	a, err := query.AskWith(ctx, st, p.Question, p.Symbol, query.Options{Depth: p.Depth, Budget: g.cfg.MaxOutputBytes / 2, Vectors: g.cfg.Vectors})
 	var unknown *query.UnknownSymbolError
 	if errors.As(err, &unknown) {
 		return unknownSymbol(unknown, refresh), nil

@@ -52,6 +52,8 @@ type Config struct {
 	Index index.Options
 	// Version is reported by health_check and in the MCP handshake.
 	Version string
+	// Vectors, when set, adds the embeddings leg to search_codebase.
+	Vectors query.VectorLeg
 	// Budget is the most bytes one tool response may take on the wire (zero means
 	// MaxResponseChars). Tests lower it to exercise paging.
 	Budget int

@@ -117,7 +117,9 @@ type SearchOut struct {
 	Query     string `json:"query"`
 	Certainty string `json:"certainty"`
 	Why       string `json:"why"`
-	Items     []Item `json:"items"`
+	// Legs says which rankings ran (bm25, vector) and what each saw.
+	Legs  []query.Leg `json:"legs"`
+	Items []Item      `json:"items"`
 	Page
 	Freshness *Freshness `json:"freshness"`
 }
@@ -131,23 +133,20 @@ func (h *handler) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchP
 		return nil, nil, err
 	}
 	defer st.Close()
-	hits, err := st.Search(ctx, in.Query, searchCap)
+	a, err := query.Search(ctx, st, in.Query, query.SearchOptions{Vectors: h.cfg.Vectors, Depth: searchCap, Limit: searchCap})
 	if err != nil {
 		return nil, nil, err
 	}
-	all := make([]Item, len(hits))
-	for i, hit := range hits {
-		all[i] = Item{QName: hit.QName, Kind: hit.Kind, File: hit.File, Line: hit.Line}
-	}
-	why := "ranked text search (BM25 over names, signatures, docs and paths); the vector leg is not configured"
-	if len(hits) == searchCap {
+	all := items(a.Items)
+	why := a.Why
+	if len(a.Items) == searchCap {
 		why += "; only the first 1000 hits are ranked, so total_count is a lower bound"
 	}
 	fresh := h.freshness(ctx, st)
 	offset, limit := in.bounds(len(all), 20)
 	want := min(limit, len(all)-offset)
 	res, err := h.fitPage(offset, want, func(n int) any {
-		return SearchOut{Query: in.Query, Certainty: query.LowerBound, Why: why, Items: all[offset : offset+n],
+		return SearchOut{Query: in.Query, Certainty: query.LowerBound, Why: why, Legs: a.Legs, Items: all[offset : offset+n],
 			Page: newPage(offset, n, len(all)), Freshness: fresh}
 	})
 	return res, nil, err

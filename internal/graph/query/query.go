@@ -73,6 +73,8 @@ type Answer struct {
 	// Context: each section's total and how many of its items are shown.
 	Sections []Section `json:"sections,omitempty"`
 	Budget   int       `json:"budget,omitempty"`
+	// Legs (search) says which rankings ran and how they were fused.
+	Legs []Leg `json:"legs,omitempty"`
 }
 
 // Options tune the questions that take parameters; the zero value means the defaults.
@@ -86,6 +88,8 @@ type Options struct {
 	MaxNodes int
 	// Budget (context) bounds the answer's JSON in bytes: DefaultBudget when 0.
 	Budget int
+	// Vectors (search), when set, adds the embeddings leg to BM25.
+	Vectors VectorLeg
 }
 
 func (o *Options) check() error {
@@ -124,7 +128,7 @@ func Ask(ctx context.Context, st *store.Store, kind, symbol string) (*Answer, er
 // impact, budget for context; the other questions ignore them).
 func AskWith(ctx context.Context, st *store.Store, kind, symbol string, opt Options) (*Answer, error) {
 	if kind == "search" {
-		return search(ctx, st, symbol)
+		return search(ctx, st, symbol, opt.Vectors)
 	}
 	if err := opt.check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", kind, err)
@@ -260,17 +264,4 @@ func sortItems(items []Item) {
 		}
 		return a.SiteLine < b.SiteLine
 	})
-}
-
-func search(ctx context.Context, st *store.Store, q string) (*Answer, error) {
-	hits, err := st.Search(ctx, q, 20)
-	if err != nil {
-		return nil, err
-	}
-	a := &Answer{Question: "search", Symbol: q, Certainty: LowerBound,
-		Why: "ranked text search (BM25 over names, signatures, docs and paths); the vector leg is not configured", Items: []Item{}}
-	for _, h := range hits {
-		a.Items = append(a.Items, Item{QName: h.QName, Kind: h.Kind, File: h.File, Line: h.Line})
-	}
-	return a, nil
 }
