@@ -232,15 +232,28 @@ func (e *env) newRun(f runFlags, firstPrompt string) (*run, error) {
 			}
 		}
 	}()
+	middlewares := e.middlewares(e.profile, limits{maxTurns: f.maxTurns, maxPrice: f.maxPrice}, todos)
+	_, hasGraph := reg.Get(agenttool.Name)
+	if hasGraph {
+		// A write, an edit or a command may change the sources: the index is
+		// refreshed in the background before the next question needs it.
+		middlewares = append(middlewares, agenttool.RefreshAfterChanges(e.codeGraph(), func(name string) bool {
+			t, ok := reg.Get(name)
+			return ok && !t.Info().ReadOnly
+		}))
+	}
 	r := &run{model: m.Name, warnings: sess.warnings, close: func() {
 		stopWarm()
+		if hasGraph {
+			e.codeGraph().Stop()
+		}
 		<-prepared
 		<-warmed
 		sess.close()
 	}}
 	opts := agent.Options{
 		Provider: provider, Model: agentModel(m), Tools: reg, Policy: e.policy(e.profile),
-		Middlewares:  e.middlewares(e.profile, limits{maxTurns: f.maxTurns, maxPrice: f.maxPrice}, todos),
+		Middlewares:  middlewares,
 		SystemPrompt: system, History: sess.history, Stats: sess.stats,
 		CompactKeepTurns: e.cfg.Compaction.KeepRecentTurns,
 	}

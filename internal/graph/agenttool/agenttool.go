@@ -128,6 +128,7 @@ type graphTool struct {
 	// refreshing serialises refreshes: parallel calls would otherwise index the
 	// same changes twice.
 	refreshing sync.Mutex
+	bg         background
 }
 
 func (g *graphTool) run(ctx context.Context, _ tool.Call, p Params) (tool.Result, error) {
