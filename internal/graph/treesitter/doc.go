@@ -22,19 +22,28 @@ func (w *walker) doc(n *sitter.Node, rule *DefRule) string {
 	}
 	anchor := n
 	for p := anchor.Parent(); p != nil && slices.Contains(w.spec.DocWrappers, p.Kind()); p = anchor.Parent() {
-		// The second declarator of `const a = 1, b = 2` has no comment of its own.
-		if first := p.NamedChild(0); p.Kind() != "decorated_definition" && (first == nil || first.Id() != anchor.Id()) {
+		// The second declarator of `const a = 1, b = 2` has no comment of its own;
+		// a C++ class after its `template <…>` header has the template's.
+		if prev := anchor.PrevNamedSibling(); p.Kind() != "decorated_definition" && prev != nil && prev.Kind() == anchor.Kind() {
 			break
 		}
 		anchor = p
 	}
+	if len(w.spec.DocHolders) > 0 && anchor.PrevSibling() == nil {
+		if p := anchor.Parent(); p != nil && slices.Contains(w.spec.DocHolders, p.Kind()) {
+			anchor = p
+		}
+	}
 	var block []*sitter.Node
 	next := anchor.StartPosition().Row
-	for c := anchor.PrevSibling(); c != nil && slices.Contains(w.spec.Comments, c.Kind()); c = c.PrevSibling() {
-		if c.EndPosition().Row+1 < next {
+	for c := anchor.PrevSibling(); c != nil; c = c.PrevSibling() {
+		skip := slices.Contains(w.spec.DocSkip, c.Kind())
+		if (!skip && !slices.Contains(w.spec.Comments, c.Kind())) || lastRow(c)+1 < next {
 			break
 		}
-		block = append(block, c)
+		if !skip {
+			block = append(block, c)
+		}
 		next = c.StartPosition().Row
 	}
 	if len(block) == 0 {
@@ -46,4 +55,14 @@ func (w *walker) doc(n *sitter.Node, rule *DefRule) string {
 		start = end - 4*maxDoc
 	}
 	return clip(commentText(strings.ToValidUTF8(string(w.src[start:end]), "\uFFFD")), maxDoc)
+}
+
+// lastRow is the last row that holds n's text: a Rust line comment ends at the
+// start of the next row, having taken its newline.
+func lastRow(n *sitter.Node) uint {
+	end := n.EndPosition()
+	if end.Column == 0 && end.Row > n.StartPosition().Row {
+		return end.Row - 1
+	}
+	return end.Row
 }

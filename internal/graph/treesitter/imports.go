@@ -18,6 +18,56 @@ import (
 //
 // module is the written module name (relative Python modules keep their dots, JS
 // specifiers their "./"); name is the imported symbol; alias the local name.
+//
+// C# (csharpUsing): module is the namespace or type as written, generic arguments
+// kept without spaces; syntax cannot tell a namespace from a type.
+//
+//	module                  using System.Text; · global using System.Linq;
+//	module as alias         using SB = System.Text.StringBuilder;
+//	module::*               using static System.Math;   (the type's static members)
+//
+// Ruby (rubyRequire): module is the path string as written; require_relative paths
+// are relative to the requiring file and always start with "." ("./x", "../x").
+//
+//	module                  require 'json' · load 'x.rb' · require_relative 'lib/x' (./lib/x)
+//	module::name            autoload :Foo, 'foo/bar'    (foo/bar::Foo)
+//
+// PHP (phpUse, phpInclude): module is the namespace without its leading `\`, empty
+// for the global namespace; a use of a function or constant is written like a
+// class's. Included files are paths as written, or "./..." relative to the
+// including file when written `__DIR__ . '/...'` or `dirname(__FILE__) . '/...'`.
+//
+//	module::name            use A\B\C; (A\B::C) · use C; (::C) · use function A\f; (A::f)
+//	module::name as alias   use A\B\C as D; · use A\{B as D};
+//	module                  require_once 'lib/x.php' · include __DIR__ . '/x.php' (./x.php)
+//
+// Rust (rustUse): a path is split before its last segment; module keeps `crate`,
+// `self`, `super` as written, a one-segment path is a module, and a `self` in a
+// use list names the path before it.
+//
+//	module                  use serde; · extern crate serde;
+//	module as alias         extern crate serde as sd;
+//	module::name            use crate::net::Client; (crate::net::Client) · use std::{io, fmt::Write};
+//	module::name as alias   use a::b as c; · use self::inner::{self as inn}; (self::inner as inn)
+//	module::*               use super::*;
+//
+// Java (javaImport): module is the package as written (for a static import, the
+// class), name the class (the static member).
+//
+//	module::name            import java.util.List; (java.util::List) · import static java.lang.Math.max; (java.lang.Math::max)
+//	module::*               import java.util.*; · import static org.junit.Assert.*;
+//
+// C and C++ (cInclude): module is the include path with its delimiters, so a
+// local "x.h" (looked up from the including file's directory first) differs from a
+// system <x.h>. C++ (cppUsing) names namespaces like Rust paths:
+//
+//	module                  #include "util.h" ("util.h") · #include <stdio.h> (<stdio.h>)
+//	module::name            using std::vector; (std::vector)
+//	module::name as alias   namespace fs = std::filesystem; (std::filesystem as fs)
+//	module::*               using namespace std; (std::*)
+//
+// A Rust or C++ module holds `::` itself; a name never does, so the last `::`
+// separates them.
 
 // ImportTarget builds an imports edge's To from its parts; name and alias may be empty.
 func ImportTarget(module, name, alias string) string {
@@ -36,7 +86,10 @@ func SplitImportTarget(to string) (module, name, alias string) {
 	if i := strings.LastIndex(to, " as "); i >= 0 {
 		to, alias = to[:i], to[i+len(" as "):]
 	}
-	module, name, _ = strings.Cut(to, "::")
+	module = to
+	if i := strings.LastIndex(to, "::"); i >= 0 {
+		module, name = to[:i], to[i+len("::"):]
+	}
 	return module, name, alias
 }
 

@@ -2,9 +2,16 @@ package treesitter
 
 import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
+	tscsharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
+	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
+	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
 	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
+	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
 	tsjavascript "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
+	tsphp "github.com/tree-sitter/tree-sitter-php/bindings/go"
 	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
+	tsruby "github.com/tree-sitter/tree-sitter-ruby/bindings/go"
+	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
 	tstypescript "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
 )
 
@@ -19,4 +26,11 @@ var grammars = map[string]*sitter.Language{
 	"typescript": sitter.NewLanguage(tstypescript.LanguageTypescript()),
 	"tsx":        sitter.NewLanguage(tstypescript.LanguageTSX()),
 	"javascript": sitter.NewLanguage(tsjavascript.Language()),
+	"csharp":     sitter.NewLanguage(tscsharp.Language()),
+	"ruby":       sitter.NewLanguage(tsruby.Language()),
+	"php":        sitter.NewLanguage(tsphp.LanguagePHP()),
+	"rust":       sitter.NewLanguage(tsrust.Language()),
+	"java":       sitter.NewLanguage(tsjava.Language()),
+	"c":          sitter.NewLanguage(tsc.Language()),
+	"cpp":        sitter.NewLanguage(tscpp.Language()),
 }

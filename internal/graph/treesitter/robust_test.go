@@ -3,6 +3,7 @@ package treesitter
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -146,7 +147,7 @@ func TestPanicQuarantines(t *testing.T) {
 
 func TestLanguageWithoutSpec(t *testing.T) {
 	t.Parallel()
-	for _, lang := range []string{"rust", "java", "cobol", ""} {
+	for _, lang := range []string{"kotlin", "cobol", ""} {
 		ff, err := Extract(context.Background(), "x", lang, []byte("fn main() {}"))
 		if !errors.Is(err, ErrNoSpec) || len(ff.Nodes) != 0 {
 			t.Errorf("%q: err = %v, %d nodes; want ErrNoSpec and nothing", lang, err, len(ff.Nodes))
@@ -185,26 +186,39 @@ func TestSpecsNameRealSyntax(t *testing.T) {
 			for k := range d.KindBy {
 				node(k)
 			}
+			if d.Unnamed.Parent != "" {
+				node(d.Unnamed.Parent)
+				field(d.Unnamed.Field)
+			}
+		}
+		for k, f := range spec.Unwrap {
+			node(k)
+			field(f)
 		}
 		for _, c := range spec.Calls {
 			node(c.Node)
 			field(c.Field)
+			field(c.Receiver)
 		}
 		for k := range spec.Imports {
 			node(k)
 		}
 		for _, h := range spec.Heritage {
 			node(h.Def)
-			node(h.Clause)
+			if h.Clause != "" || h.DefField == "" {
+				node(h.Clause)
+			}
+			field(h.DefField)
 			field(h.Field)
 			field(h.SkipIfField)
+			field(h.InBody)
 		}
 		for _, m := range spec.Member {
 			node(m.Node)
 			field(m.Object)
 			field(m.Member)
 		}
-		for _, k := range append(append([]string{}, spec.Comments...), spec.DocWrappers...) {
+		for _, k := range slices.Concat(spec.Comments, spec.DocWrappers, spec.DocSkip, spec.DocHolders) {
 			node(k)
 		}
 	}
@@ -212,7 +226,8 @@ func TestSpecsNameRealSyntax(t *testing.T) {
 
 func TestImportTargetRoundTrip(t *testing.T) {
 	t.Parallel()
-	for _, c := range [][3]string{{"os.path", "", ""}, {"numpy", "", "np"}, {".util", "load", "l"}, {"#internal/y", "default", "d"}, {"x", "*", ""}} {
+	for _, c := range [][3]string{{"os.path", "", ""}, {"numpy", "", "np"}, {".util", "load", "l"}, {"#internal/y", "default", "d"}, {"x", "*", ""},
+		{"crate::net", "Client", ""}, {"std", "filesystem", "fs"}, {"a::b", "*", ""}, {`"x.h"`, "", ""}} {
 		m, n, a := SplitImportTarget(ImportTarget(c[0], c[1], c[2]))
 		if [3]string{m, n, a} != c {
 			t.Errorf("round trip of %v = %v", c, [3]string{m, n, a})

@@ -38,9 +38,29 @@ type Spec struct {
 	Docstring bool
 	// Exported says whether a definition is visible outside its file or package.
 	Exported func(name string, n *sitter.Node) bool
-	// Scope, when set, overrides the lexical scope of a definition (a Go method's
-	// scope is its receiver type, wherever the method is written).
+	// Scope, when set, names the scope a definition belongs to under its lexical
+	// one (a Go method's scope is its receiver type, wherever the method is
+	// written; C++ `void A::f()` in namespace n is n::A::f). Calls in it reach that
+	// scope's methods as `this.m()`, unless the file defines it as a namespace.
 	Scope func(n *sitter.Node, src []byte) string
+	// Callee, when set, names a callee node (or part of one) that the Member rules
+	// and the leaf rule do not, or returns "" to leave it to them; name writes a
+	// sub-node out the same way. For PHP `$this` and `\A\B`, C# `M<T>` and `a?.M`.
+	Callee func(n *sitter.Node, src []byte, name func(*sitter.Node) string) string
+	// Unwrap maps node types that wrap a definition's name to the field the name
+	// continues in ("" for the first named child): C's `*f(void)` is a
+	// pointer_declarator around a function_declarator around f.
+	Unwrap map[string]string
+	// ImplicitSelf reads a bare callee inside a type as a method of that type first
+	// (Java, C++: `m()` is `this.m()`); elsewhere a bare name is the file's.
+	ImplicitSelf bool
+	// DocSkip are node types that may stand between a definition and its comment
+	// (Rust's `#[derive(…)]` under `/// doc`).
+	DocSkip []string
+	// DocHolders are body node types whose first statement's comment the grammar
+	// gives to the body's parent (Ruby's body_statement: the comment above a class's
+	// first method is a child of the class).
+	DocHolders []string
 }
 
 // DefRule makes a node of type Node a definition of Kind.
@@ -52,23 +72,68 @@ type DefRule struct {
 	InType graph.NodeKind
 	// NameField holds the name; every child in that field is a definition (Go
 	// `a, b int`). NameTypes, when set, lists the node types accepted as a name
-	// (a destructuring pattern is not one).
+	// (a destructuring pattern is not one). An empty NameField means the name is
+	// the first named child of a type in NameTypes (a PHP const_element has no field).
 	NameField string
 	NameTypes []string
+	// NamePrefix is a sigil the source writes before the name and the graph does
+	// not (PHP's `$` of a property, accessed as `$this->name`).
+	NamePrefix string
+	// Names, when set, finds the name nodes in place of NameField (a Ruby call
+	// `attr_reader :a, :b` names the fields a and b; any other call, none).
+	Names func(n *sitter.Node, src []byte) []*sitter.Node
 	// KindField and KindBy pick the kind from the node type of a field (a Go
 	// type_spec is a struct when its type is a struct_type).
 	KindField string
 	KindBy    map[string]graph.NodeKind
+	// KindOf, when set and not empty, has the last word on the kind (a C# field
+	// declared `const` is a constant).
+	KindOf func(n *sitter.Node, src []byte) graph.NodeKind
 	// BodyField ends the signature; empty means the signature is the first line.
 	BodyField string
+	// OpensRest makes a definition without a BodyField child the scope of the
+	// statements after it in the same block, up to the next one (C# `namespace A;`,
+	// PHP `namespace A;`).
+	OpensRest bool
+	// Forward marks a declaration that a later definition of the same QName in
+	// the file replaces (a C prototype, a typedef of a struct defined below, a C++
+	// method declared in its class and defined out of it).
+	Forward bool
+	// Transparent scopes what the node holds in the enclosing definition, not in
+	// this one (the struct of `typedef struct S {…} T` is S, not T::S).
+	Transparent bool
+	// NeedsBody makes a node without its BodyField a reference, not a definition
+	// (C's `struct S *p`).
+	NeedsBody bool
+	// Reopens makes the node a reopening of the type named in NameField, defined
+	// wherever it is (Rust `impl T`): no node is made, what the node holds is read
+	// as written in that type (Kind says it is a type), and the node's heritage
+	// rules give that type its bases.
+	Reopens bool
+	// Unnamed names a definition that has no name of its own after its parent
+	// (C's `typedef struct {…} T` is the struct T).
+	Unnamed ParentField
 }
 
-// CallRule makes a node of type Node a call of the callee in Field. A bare callee
+// ParentField is a field of a parent of node type Parent.
+type ParentField struct {
+	Parent, Field string
+}
+
+// CallRule makes a node of type Node a call of the callee in Field (the node
+// itself when Field is empty: a Ruby method called by its bare name). A bare callee
 // resolves within the file to a definition of one of Targets.
 type CallRule struct {
 	Node    string
 	Field   string
 	Targets []graph.NodeKind
+	// Receiver is the field holding the object called on, for grammars whose
+	// callee field holds only the method's name (Ruby `obj.m`, PHP `$o->m()`,
+	// `A::m()`): the callee is then written `object.member`.
+	Receiver string
+	// When, when set, must accept the node, seen in its parent, for it to be a
+	// call (a Ruby identifier is a call only where it cannot be a local variable).
+	When func(n, parent *sitter.Node, src []byte) bool
 }
 
 // HeritageRule says that, in a definition of node type Def, a clause of node type
@@ -82,6 +147,19 @@ type HeritageRule struct {
 	Kind        graph.EdgeKind
 	Field       string
 	SkipIfField string
+	// InBody, when set, is the definition's body field: the clauses are the body's
+	// statements rather than part of the header (PHP `use Trait;`, Ruby `include M`).
+	InBody string
+	// Bases, when set, picks the base nodes of a clause instead of Field or the
+	// named children (a Ruby call names bases only when it is `include`).
+	Bases func(clause *sitter.Node, src []byte) []*sitter.Node
+	// Pick, when set, decides the edge kind of each base from its position in the
+	// clause and its name (a C# base list mixes the base class and interfaces).
+	Pick func(i int, name string) graph.EdgeKind
+	// DefField, when set, reads the clause from this field of the definition
+	// rather than searching for Clause nodes, which then need not be set (a Rust
+	// trait's `bounds`, not the bounds of its type parameters).
+	DefField string
 }
 
 // MemberRule names the fields of a member-access node.
@@ -97,6 +175,13 @@ var specs = map[string]*Spec{
 	"typescript": &typescriptSpec,
 	"tsx":        &typescriptSpec,
 	"javascript": &javascriptSpec,
+	"csharp":     &csharpSpec,
+	"ruby":       &rubySpec,
+	"php":        &phpSpec,
+	"rust":       &rustSpec,
+	"java":       &javaSpec,
+	"c":          &cSpec,
+	"cpp":        &cppSpec,
 }
 
 func hasUpperInitial(name string) bool {

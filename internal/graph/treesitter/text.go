@@ -68,7 +68,7 @@ func commentText(raw string) string {
 	var lines []string
 	for _, l := range strings.Split(raw, "\n") {
 		l = strings.TrimSpace(l)
-		for _, p := range []string{"///", "//", "/**", "/*", "#"} {
+		for _, p := range []string{"///", "//!", "//", "/**", "/*!", "/*", "#"} {
 			if strings.HasPrefix(l, p) {
 				l = l[len(p):]
 				break

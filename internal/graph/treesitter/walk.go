@@ -35,12 +35,16 @@ type frame struct {
 	qname  string
 	kind   graph.NodeKind
 	inFunc bool // this frame or an outer one is a function or method
+	// owner is the type a definition placed by Spec.Scope belongs to, for `this.m()`.
+	owner string
 }
 
 type def struct {
 	qname, name, parent string
 	kind                graph.NodeKind
 	line                int
+	node                int  // its index in FileFacts.Nodes
+	forward             bool // a declaration a later definition replaces (DefRule.Forward)
 }
 
 type site struct {
@@ -95,13 +99,17 @@ func newWalker(ctx context.Context, spec *Spec, rel, lang string, src []byte, de
 }
 
 func isType(k graph.NodeKind) bool {
-	return k == graph.KindClass || k == graph.KindStruct || k == graph.KindInterface
+	return k == graph.KindClass || k == graph.KindStruct || k == graph.KindInterface || k == graph.KindEnum
 }
 
 func isCallable(k graph.NodeKind) bool { return k == graph.KindFunction || k == graph.KindMethod }
 
-// walk visits n with the enclosing definitions in scope (innermost last).
-func (w *walker) walk(n *sitter.Node, scope []frame, depth int) {
+// walk visits the root n with the enclosing definitions in scope (innermost last).
+func (w *walker) walk(n *sitter.Node, scope []frame, depth int) { w.walkIn(n, nil, scope, depth) }
+
+// walkIn visits n, a child of parent: the parent is passed down because
+// Node.Parent searches from the root.
+func (w *walker) walkIn(n, parent *sitter.Node, scope []frame, depth int) {
 	if w.stop != nil {
 		return
 	}
@@ -123,26 +131,46 @@ func (w *walker) walk(n *sitter.Node, scope []frame, depth int) {
 	if rule := w.defRules[kind]; rule != nil {
 		if f, ok := w.define(n, rule, scope); ok {
 			w.heritageOf(n, f)
-			w.children(n, append(scope, f), depth)
+			if rule.Transparent {
+				w.children(n, scope, depth)
+			} else {
+				w.children(n, append(scope, f), depth)
+			}
+			return
+		}
+	}
+	// An import yields its targets and nothing else; a node that imports nothing
+	// (a Ruby call that is not `require`) is read on.
+	if imp := w.spec.Imports[kind]; imp != nil {
+		if targets := imp(n, w.src); len(targets) > 0 {
+			for _, to := range targets {
+				w.ff.Edges = append(w.ff.Edges, graph.Edge{From: w.rel, To: to, Kind: graph.EdgeImports,
+					Confidence: confImport, Resolution: graph.ResolvedImport, File: w.rel, Line: int(n.StartPosition().Row) + 1})
+			}
 			return
 		}
 	}
 	if rule := w.callRules[kind]; rule != nil {
-		w.call(n, rule, scope)
-	}
-	if imp := w.spec.Imports[kind]; imp != nil {
-		for _, to := range imp(n, w.src) {
-			w.ff.Edges = append(w.ff.Edges, graph.Edge{From: w.rel, To: to, Kind: graph.EdgeImports,
-				Confidence: confImport, Resolution: graph.ResolvedImport, File: w.rel, Line: int(n.StartPosition().Row) + 1})
-		}
-		return
+		w.call(n, parent, rule, scope)
 	}
 	w.children(n, scope, depth)
 }
 
 func (w *walker) children(n *sitter.Node, scope []frame, depth int) {
+	inner := scope
 	for i := uint(0); i < n.ChildCount(); i++ {
-		w.walk(n.Child(i), scope, depth+1)
+		c := n.Child(i)
+		if rule := w.defRules[c.Kind()]; rule != nil && rule.OpensRest {
+			// DefRule.OpensRest: a definition of this kind ends the one before it.
+			inner = scope
+			if rule.BodyField == "" || c.ChildByFieldName(rule.BodyField) == nil {
+				if f, ok := w.define(c, rule, scope); ok {
+					inner = append(scope[:len(scope):len(scope)], f)
+				}
+				continue
+			}
+		}
+		w.walkIn(c, n, inner, depth+1)
 	}
 }
 
@@ -156,6 +184,12 @@ func (w *walker) define(n *sitter.Node, rule *DefRule, scope []frame) (frame, bo
 		top := scope[len(scope)-1]
 		parent, parentKind, inFunc = top.qname, top.kind, top.inFunc
 	}
+	if rule.Reopens {
+		return w.reopen(n, rule, parent, inFunc)
+	}
+	if rule.NeedsBody && n.ChildByFieldName(rule.BodyField) == nil {
+		return frame{}, false // `struct S *p` names a struct, it does not define one
+	}
 	kind := rule.Kind
 	if rule.KindField != "" {
 		if v := n.ChildByFieldName(rule.KindField); v != nil {
@@ -167,24 +201,51 @@ func (w *walker) define(n *sitter.Node, rule *DefRule, scope []frame) (frame, bo
 	if rule.InType != "" && isType(parentKind) {
 		kind = rule.InType
 	}
+	if rule.KindOf != nil {
+		if k := rule.KindOf(n, w.src); k != "" {
+			kind = k
+		}
+	}
 	if inFunc && !isCallable(kind) && !isType(kind) {
 		return frame{}, false // locals are not graph nodes
 	}
+	owner := ""
 	if w.spec.Scope != nil {
 		if s := w.spec.Scope(n, w.src); s != "" {
-			parent = w.rel + "::" + s
+			parent, owner = w.scopeIn(parent, s)
+			if owner == "" && kind == graph.KindMethod {
+				kind = graph.KindFunction // `void ns::f()`, ns a namespace of this file
+			}
 		}
 	}
-	c := n.Walk()
-	names := n.ChildrenByFieldName(rule.NameField, c)
-	c.Close()
+	var names []sitter.Node
+	switch {
+	case rule.Names != nil:
+		for _, nm := range rule.Names(n, w.src) {
+			names = append(names, *nm)
+		}
+	case rule.NameField != "":
+		c := n.Walk()
+		names = n.ChildrenByFieldName(rule.NameField, c)
+		c.Close()
+	default:
+		for i := uint(0); i < n.NamedChildCount(); i++ {
+			if ch := n.NamedChild(i); slices.Contains(rule.NameTypes, ch.Kind()) {
+				names = append(names, *ch)
+				break
+			}
+		}
+	}
+	if len(names) == 0 {
+		names = unnamed(n, rule)
+	}
 	var first *def
 	for i := range names {
-		nm := &names[i]
-		if !nm.IsNamed() || (rule.NameTypes != nil && !slices.Contains(rule.NameTypes, nm.Kind())) {
+		nm := w.unwrap(&names[i])
+		if nm == nil || !nm.IsNamed() || (rule.NameTypes != nil && !slices.Contains(rule.NameTypes, nm.Kind())) {
 			continue
 		}
-		name := text(nm, w.src)
+		name := strings.TrimPrefix(text(nm, w.src), rule.NamePrefix)
 		if name == "" || len(name) > maxName || strings.ContainsAny(name, "\n") {
 			continue
 		}
@@ -196,64 +257,107 @@ func (w *walker) define(n *sitter.Node, rule *DefRule, scope []frame) (frame, bo
 	if first == nil {
 		return frame{}, false
 	}
-	return frame{qname: first.qname, kind: first.kind, inFunc: inFunc || isCallable(first.kind)}, true
+	return frame{qname: first.qname, kind: first.kind, inFunc: inFunc || isCallable(first.kind), owner: owner}, true
 }
 
-// add makes one definition node, unless its QName is taken (the first one wins).
+// add makes one definition node, unless its QName is taken: the first one wins,
+// except that a definition replaces a forward declaration (DefRule.Forward).
 func (w *walker) add(n, nameNode *sitter.Node, rule *DefRule, kind graph.NodeKind, parent, name string) *def {
 	q := parent + "::" + name
 	if d := w.defs[q]; d != nil {
+		if d.forward && !rule.Forward {
+			w.replace(d, n, nameNode, rule, kind)
+		}
 		return d
 	}
-	pos := nameNode.StartPosition()
-	d := &def{qname: q, name: name, parent: parent, kind: kind, line: int(pos.Row) + 1}
+	nd := w.node(n, nameNode, rule, kind, q, name)
+	d := &def{qname: q, name: name, parent: parent, kind: kind, line: nd.Line, node: len(w.ff.Nodes), forward: rule.Forward}
 	w.defs[q] = d
 	w.order = append(w.order, d)
 	w.byName[name] = append(w.byName[name], d)
+	w.ff.Nodes = append(w.ff.Nodes, nd)
+	return d
+}
+
+// node is the graph node of definition n, named by nameNode.
+func (w *walker) node(n, nameNode *sitter.Node, rule *DefRule, kind graph.NodeKind, q, name string) graph.Node {
+	pos := nameNode.StartPosition()
 	exported := false
 	if w.spec.Exported != nil {
 		exported = w.spec.Exported(name, n)
 	}
-	w.ff.Nodes = append(w.ff.Nodes, graph.Node{
+	return graph.Node{
 		QName: q, Kind: kind, Name: name, File: w.rel,
-		Line: d.line, Col: int(pos.Column) + 1, EndLine: int(n.EndPosition().Row) + 1,
+		Line: int(pos.Row) + 1, Col: int(pos.Column) + 1, EndLine: int(lastRow(n)) + 1,
 		Signature: signature(n, rule, w.src), Doc: w.doc(n, rule),
 		Language: w.lang, Exported: exported,
-	})
-	return d
+	}
 }
 
 // heritageOf records the bases a definition's clauses name.
 func (w *walker) heritageOf(n *sitter.Node, f frame) {
 	for _, h := range w.heritage[n.Kind()] {
-		for _, clause := range w.clauses(n, h.Clause, 0) {
+		var clauses []*sitter.Node
+		switch {
+		case h.InBody != "":
+			clauses = bodyClauses(n, h)
+		case h.DefField != "":
+			clauses = defFieldClause(n, h)
+		default:
+			clauses = w.clauses(n, h.Clause, 0)
+		}
+		for _, clause := range clauses {
 			if h.SkipIfField != "" && clause.ChildByFieldName(h.SkipIfField) != nil {
 				continue
 			}
 			var bases []*sitter.Node
-			if h.Field != "" {
+			switch {
+			case h.Bases != nil:
+				bases = h.Bases(clause, w.src)
+			case h.Field != "":
 				c := clause.Walk()
 				for _, b := range clause.ChildrenByFieldName(h.Field, c) {
 					bases = append(bases, &b)
 				}
 				c.Close()
-			} else {
+			default:
 				for i := uint(0); i < clause.NamedChildCount(); i++ {
 					bases = append(bases, clause.NamedChild(i))
 				}
 			}
-			for _, b := range bases {
+			for i, b := range bases {
 				name := w.typeName(b)
 				if name == "" {
 					continue
 				}
+				kind := h.Kind
+				if h.Pick != nil {
+					kind = h.Pick(i, name)
+				}
 				pos := b.StartPosition()
-				w.sites = append(w.sites, site{from: f.qname, name: name, kind: h.Kind,
-					targets: []graph.NodeKind{graph.KindClass, graph.KindStruct, graph.KindInterface, graph.KindType, graph.KindTypeAlias},
+				// A namespace is a base when it is mixed in (a Ruby module).
+				w.sites = append(w.sites, site{from: f.qname, name: name, kind: kind,
+					targets: []graph.NodeKind{graph.KindClass, graph.KindStruct, graph.KindInterface, graph.KindType, graph.KindTypeAlias, graph.KindNamespace},
 					line:    int(pos.Row) + 1, col: int(pos.Column) + 1})
 			}
 		}
 	}
+}
+
+// bodyClauses finds the clauses that are statements of a definition's body
+// (HeritageRule.InBody).
+func bodyClauses(n *sitter.Node, h HeritageRule) []*sitter.Node {
+	body := n.ChildByFieldName(h.InBody)
+	if body == nil {
+		return nil
+	}
+	var out []*sitter.Node
+	for i := uint(0); i < body.NamedChildCount(); i++ {
+		if c := body.NamedChild(i); c.Kind() == h.Clause {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // clauses finds the nodes of type kind under n, not entering bodies that hold
@@ -282,29 +386,45 @@ func (w *walker) clauses(n *sitter.Node, kind string, depth int) []*sitter.Node 
 func (w *walker) typeName(n *sitter.Node) string {
 	switch n.Kind() {
 	case "identifier", "type_identifier", "attribute", "member_expression",
-		"nested_type_identifier", "qualified_type", "dotted_name":
+		"nested_type_identifier", "qualified_type", "dotted_name",
+		"constant", "scope_resolution", "name", "qualified_name", "alias_qualified_name",
+		"scoped_type_identifier", "qualified_identifier":
 		s := text(n, w.src)
+		s, _, _ = strings.Cut(s, "<") // C# `A.IList<T>` is the base `A.IList`
 		if len(s) > maxName || strings.ContainsAny(s, "\n ") {
 			return ""
 		}
 		return s
-	case "generic_type":
+	case "generic_type", "template_type":
 		for _, f := range []string{"name", "type"} {
 			if t := n.ChildByFieldName(f); t != nil {
 				return w.typeName(t)
 			}
 		}
-	case "pointer_type":
+		if n.NamedChildCount() > 0 { // Java's generic_type has no fields
+			return w.typeName(n.NamedChild(0))
+		}
+	case "pointer_type", "generic_name": // C# `IList<T>`: its identifier
 		if n.NamedChildCount() > 0 {
 			return w.typeName(n.NamedChild(0))
+		}
+	case "primary_constructor_base_type": // C# `record B(int X) : A(X)`
+		if t := n.ChildByFieldName("type"); t != nil {
+			return w.typeName(t)
 		}
 	}
 	return ""
 }
 
 // call records a call site in the innermost definition (or the file).
-func (w *walker) call(n *sitter.Node, rule *CallRule, scope []frame) {
-	callee := n.ChildByFieldName(rule.Field)
+func (w *walker) call(n, parent *sitter.Node, rule *CallRule, scope []frame) {
+	if rule.When != nil && (parent == nil || !rule.When(n, parent, w.src)) {
+		return
+	}
+	callee := n
+	if rule.Field != "" {
+		callee = n.ChildByFieldName(rule.Field)
+	}
 	if callee == nil {
 		return
 	}
@@ -312,9 +432,19 @@ func (w *walker) call(n *sitter.Node, rule *CallRule, scope []frame) {
 		return
 	}
 	s := site{from: w.rel, name: w.calleeName(callee, 0), kind: graph.EdgeCalls, targets: rule.Targets}
+	if rule.Receiver != "" {
+		if r := n.ChildByFieldName(rule.Receiver); r != nil {
+			s.name = w.calleeName(r, 0) + "." + s.name
+			callee = r // the site starts where the callee is written, at its receiver
+		}
+	}
 	for i := len(scope) - 1; i >= 0; i-- {
 		if s.from == w.rel {
 			s.from = scope[i].qname
+		}
+		if scope[i].owner != "" {
+			s.typeScope = scope[i].owner
+			break
 		}
 		if isType(scope[i].kind) {
 			s.typeScope = scope[i].qname
@@ -333,10 +463,17 @@ const exprName = "<expr>"
 // calleeName writes a callee as the source names it: `f`, `os.path.join`,
 // `this.client.send`, `<expr>.then`.
 func (w *walker) calleeName(n *sitter.Node, depth int) string {
+	if s := w.specCallee(n, depth); s != "" {
+		return s
+	}
 	if m, ok := w.members[n.Kind()]; ok && depth < 32 {
 		obj, mem := n.ChildByFieldName(m.Object), n.ChildByFieldName(m.Member)
 		if obj != nil && mem != nil {
-			return w.calleeName(obj, depth+1) + "." + text(mem, w.src)
+			member := w.specCallee(mem, depth+1)
+			if member == "" {
+				member = text(mem, w.src)
+			}
+			return w.calleeName(obj, depth+1) + "." + member
 		}
 	}
 	if n.NamedChildCount() == 0 && n.EndByte()-n.StartByte() <= maxName {
@@ -345,6 +482,14 @@ func (w *walker) calleeName(n *sitter.Node, depth int) string {
 		}
 	}
 	return exprName
+}
+
+// specCallee is the name Spec.Callee gives n, or "".
+func (w *walker) specCallee(n *sitter.Node, depth int) string {
+	if w.spec.Callee == nil || depth >= 32 {
+		return ""
+	}
+	return w.spec.Callee(n, w.src, func(c *sitter.Node) string { return w.calleeName(c, depth+1) })
 }
 
 // resolve turns the sites into edges when the file names their target, and into
@@ -372,11 +517,14 @@ func (w *walker) resolve() {
 }
 
 func (w *walker) target(s site) (to string, conf float64, reason string) {
-	recv, member, dotted := strings.Cut(s.name, ".")
+	recv, member, sep := splitCallee(s.name)
 	switch {
-	case s.name == exprName || strings.HasPrefix(s.name, exprName+"."):
+	case recv == exprName:
 		return "", 0, "callee is an expression, not a name"
-	case !dotted:
+	case sep == "":
+		if to := w.implicitSelf(s); to != "" {
+			return to, confSelfMethod, ""
+		}
 		var found []*def
 		for _, d := range w.byName[s.name] {
 			if slices.Contains(s.targets, d.kind) {
@@ -390,11 +538,15 @@ func (w *walker) target(s site) (to string, conf float64, reason string) {
 			return found[0].qname, confSameFile, ""
 		}
 		return "", 0, fmt.Sprintf("ambiguous: %d definitions named %s in this file", len(found), s.name)
-	case slices.Contains(w.spec.SelfNames, recv) && !strings.Contains(member, ".") && s.typeScope != "":
+	case slices.Contains(w.spec.SelfNames, recv) && !strings.Contains(member, ".") && !strings.Contains(member, "::") && s.typeScope != "":
 		if d := w.defs[s.typeScope+"::"+member]; d != nil && isCallable(d.kind) {
 			return d.qname, confSelfMethod, ""
 		}
 		return "", 0, "not a method of the enclosing class in this file (inherited?)"
+	case sep == "::":
+		if to := w.pathTarget(recv, member, s.targets); to != "" {
+			return to, confSameFile, ""
+		}
 	}
 	return "", 0, "qualified name: left to the cross-file pass (imports, receiver types)"
 }
