@@ -167,7 +167,17 @@ func printReport(w io.Writer, rep *index.Report, path string, emb *embedReport, 
 	fmt.Fprintf(w, "indexed %s in %v: %d files (%d extracted, %d unchanged, %d removed, %d renamed)\n",
 		rep.Root, rep.Duration.Round(time.Millisecond), rep.Files, rep.Extracted, rep.Unchanged, rep.Removed, rep.Renamed)
 	if rep.GoTypes {
-		fmt.Fprintf(w, "Go: type-checked (exact edges), %d loading or type errors\n", rep.GoErrors)
+		mode := ""
+		if rep.GoMode == "incremental" {
+			mode = ", only the edited packages re-checked"
+		} else if rep.GoFullReason != "" {
+			mode = ", module reloaded: " + rep.GoFullReason
+		}
+		fmt.Fprintf(w, "Go: type-checked (exact edges)%s, %d loading or type errors\n", mode, rep.GoErrors)
+	}
+	if r := rep.Resolve; r != nil && r.Files > 0 {
+		fmt.Fprintf(w, "cross-file: %d files resolved again: %d sites by import, %d by name, %d left unresolved; imports %d resolved, %d external, %d not found\n",
+			r.Files, r.ByImport, r.ByName, r.Unresolved, r.ImportsResolved, r.ImportsExternal, r.ImportsMissing)
 	}
 	for _, group := range []struct {
 		name  string

@@ -132,10 +132,15 @@ func TestGraphTreeSitterLanguages(t *testing.T) {
 def main():
     Server().handle("x")
 `)
-	h.writeUnder(repo, "lib/mod.rs", "fn main() {}\n")
+	h.writeUnder(repo, "lib/mod.rs", "pub fn helper() -> u32 { 1 }\n\nfn main() { helper(); }\n")
+	// A syntax error gives partial facts, reported, never a silent drop.
+	h.writeUnder(repo, "lib/broken.rs", "fn ok() {}\nfn broken( {\n")
 	r := h.run("graph", "index", repo)
-	if r.code != ExitOK || !strings.Contains(r.stdout, "partial: 1") || !strings.Contains(r.stdout, "lib/mod.rs") {
+	if r.code != ExitOK || !strings.Contains(r.stdout, "partial: 1") || !strings.Contains(r.stdout, "lib/broken.rs") {
 		t.Fatalf("index: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r = h.run("graph", "--repo", repo, "query", "callers", "helper"); r.code != ExitOK || !strings.Contains(r.stdout, "lib/mod.rs::main") {
+		t.Fatalf("callers of the Rust helper: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = h.run("graph", "--repo", repo, "query", "callers", "parse")
 	if r.code != ExitOK || !strings.Contains(r.stdout, "app/server.py::Server::handle") || !strings.Contains(r.stdout, "lower-bound") {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/graph"
 	"github.com/etalab-ia/albert-code/internal/graph/golang"
+	"github.com/etalab-ia/albert-code/internal/graph/resolve"
 	"github.com/etalab-ia/albert-code/internal/graph/store"
 )
 
@@ -57,6 +58,9 @@ type Report struct {
 	GoFullReason string        `json:"go_full_reason,omitempty"`
 	Commit       string        `json:"commit,omitempty"`
 	Duration     time.Duration `json:"duration_ns"`
+
+	// Resolve counts what the cross-file resolution pass did (internal/graph/resolve).
+	Resolve *resolve.Counts `json:"resolve,omitempty"`
 }
 
 // Run brings the store up to date with the tree at root: it scans, diffs against
@@ -123,6 +127,9 @@ func Run(ctx context.Context, root string, st *store.Store, opts Options) (*Repo
 	}
 	rep.Extracted = len(facts)
 	if err := st.ReplaceFiles(ctx, facts, removed); err != nil {
+		return nil, err
+	}
+	if rep.Resolve, err = resolve.Update(ctx, st, root, resolve.Options{}); err != nil {
 		return nil, err
 	}
 	if gr.snapshot != nil {

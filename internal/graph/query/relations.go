@@ -48,6 +48,12 @@ func callers(ctx context.Context, st *store.Store, n graph.Node) ([]Item, string
 	if n.Language != "go" {
 		why = append(why, "calls from other files are resolved by name and import, not by a type checker")
 	}
+	// A call site still unresolved that names n (`load`, `x.load`) may be a caller.
+	if open, err := st.UnresolvedCallsNamed(ctx, n.Name); err != nil {
+		return nil, "", err
+	} else if open > 0 {
+		why = append(why, fmt.Sprintf("%d call site(s) named %s could not be resolved", open, n.Name))
+	}
 	refs, err := st.Edges(ctx, n.QName, graph.EdgeReferences, store.In)
 	if err != nil {
 		return nil, "", err

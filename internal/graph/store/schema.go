@@ -13,8 +13,9 @@ import (
 // SchemaVersion is stored in meta.schema_version. Bump it on any change to
 // schemaSQL or to what a column means; Open then refuses an older file with the
 // rebuild command (the index is a cache of the repository: rebuilding is the
-// migration).
-const SchemaVersion = 1
+// migration). Version 2 added the cross-file resolution pass's tables (sites,
+// resolve_pending, resolve_names, resolve_shapes, resolve_deps) and edges.derived.
+const SchemaVersion = 2
 
 // Keys of the meta table the store and the indexer share.
 const (
@@ -22,6 +23,9 @@ const (
 	MetaIndexedCommit = "indexed_commit" // HEAD when the index was last brought up to date
 	MetaIndexedAt     = "indexed_at"     // RFC 3339, UTC
 	MetaRoot          = "root"           // absolute path of the indexed repository
+	// MetaResolveConfig fingerprints what the cross-file pass read besides the
+	// facts (go.mod, tsconfig.json, the pass's own version): a change re-resolves all.
+	MetaResolveConfig = "resolve_config"
 )
 
 // schemaSQL is the whole schema; docs/graph-schema.md explains it column by column.
@@ -67,7 +71,8 @@ CREATE TABLE IF NOT EXISTS edges (
   confidence REAL NOT NULL,               -- 1.0 when resolution is types
   resolution TEXT NOT NULL,               -- types, import, name
   file       TEXT NOT NULL,               -- the file whose facts hold the edge (the site)
-  line       INTEGER NOT NULL DEFAULT 0
+  line       INTEGER NOT NULL DEFAULT 0,
+  derived    INTEGER NOT NULL DEFAULT 0   -- 1: drawn by the cross-file resolution pass
 );
 CREATE INDEX IF NOT EXISTS edges_src ON edges(src, kind);
 CREATE INDEX IF NOT EXISTS edges_dst ON edges(dst, kind);
@@ -84,6 +89,53 @@ CREATE TABLE IF NOT EXISTS unresolved (
 );
 CREATE INDEX IF NOT EXISTS unresolved_src ON unresolved(src);
 CREATE INDEX IF NOT EXISTS unresolved_file ON unresolved(file);
+
+-- The sites the extractor left unresolved, as it wrote them: the cross-file pass's
+-- input. unresolved holds what is left of them after the pass.
+CREATE TABLE IF NOT EXISTS sites (
+  src    TEXT NOT NULL,
+  name   TEXT NOT NULL,
+  kind   TEXT NOT NULL,
+  file   TEXT NOT NULL,
+  line   INTEGER NOT NULL,
+  col    INTEGER NOT NULL DEFAULT 0,
+  reason TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS sites_file ON sites(file);
+
+-- Files replaced or removed since the cross-file pass last ran (a new rowid at
+-- every replacement, so the pass clears only what it saw).
+CREATE TABLE IF NOT EXISTS resolve_pending (
+  path TEXT NOT NULL UNIQUE
+);
+
+-- The names each file defined when the pass last saw it: what a changed file
+-- defined before the change.
+CREATE TABLE IF NOT EXISTS resolve_names (
+  file TEXT NOT NULL,
+  name TEXT NOT NULL,
+  PRIMARY KEY (file, name)
+) WITHOUT ROWID;
+
+-- A digest of what other files' resolution can read of a file (its definitions,
+-- imports and bases, not their lines), when the pass last saw it: an edit that
+-- leaves it unchanged concerns that file alone.
+CREATE TABLE IF NOT EXISTS resolve_shapes (
+  file  TEXT PRIMARY KEY,
+  shape TEXT NOT NULL
+) WITHOUT ROWID;
+
+-- What a file's cross-file resolution read: a file (kind file), a module name
+-- that could appear (module), or the number of definitions of a name (name).
+CREATE TABLE IF NOT EXISTS resolve_deps (
+  file   TEXT NOT NULL,                   -- the file whose resolution depends on it
+  kind   TEXT NOT NULL,                   -- file, module or name
+  key    TEXT NOT NULL,                   -- a path, a module's last name, a definition's name
+  filter TEXT NOT NULL DEFAULT '',        -- name: the languages and kinds counted
+  seen   INTEGER NOT NULL DEFAULT 0       -- name: how many definitions were counted
+);
+CREATE INDEX IF NOT EXISTS resolve_deps_key ON resolve_deps(kind, key);
+CREATE INDEX IF NOT EXISTS resolve_deps_file ON resolve_deps(file);
 
 -- Full-text index over nodes; search.rowid = nodes.rowid. Each column holds the raw
 -- text followed by its identifiers split on camelCase and '_', so ParseConfig is

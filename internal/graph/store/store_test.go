@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -45,21 +46,23 @@ func TestOpenCreatesFolderAndSchema(t *testing.T) {
 	ctx := context.Background()
 
 	v, ok, err := s.Meta(ctx, MetaSchemaVersion)
-	if err != nil || !ok || v != "1" {
-		t.Fatalf("schema_version = %q, %v, %v; want 1", v, ok, err)
+	if err != nil || !ok || v != strconv.Itoa(SchemaVersion) {
+		t.Fatalf("schema_version = %q, %v, %v; want %d", v, ok, err, SchemaVersion)
 	}
 	var mode string
 	if err := s.db.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "wal" {
 		t.Fatalf("journal_mode = %q, %v; want wal", mode, err)
 	}
-	want := []string{"edges", "files", "meta", "nodes", "search", "unresolved"}
+	want := []string{"edges", "files", "meta", "nodes", "search", "unresolved",
+		"sites", "resolve_pending", "resolve_names", "resolve_deps", "resolve_shapes"}
 	for _, table := range want {
 		var n int
 		if err := s.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE name = ?`, table).Scan(&n); err != nil || n != 1 {
 			t.Errorf("table %s: count %d, %v", table, n, err)
 		}
 	}
-	for _, idx := range []string{"edges_src", "edges_dst", "edges_file", "nodes_file", "nodes_name", "unresolved_file"} {
+	for _, idx := range []string{"edges_src", "edges_dst", "edges_file", "nodes_file", "nodes_name", "unresolved_file",
+		"sites_file", "resolve_deps_key", "resolve_deps_file"} {
 		var n int
 		if err := s.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?`, idx).Scan(&n); err != nil || n != 1 {
 			t.Errorf("index %s: count %d, %v", idx, n, err)

@@ -17,6 +17,11 @@ import (
 // alone, so an edge from an untouched file to a replaced node survives (edges are
 // keyed by qualified names, which do not change on re-parse).
 //
+// Each file's unresolved sites are written twice: to sites, as the extractor left
+// them, and to unresolved, until the cross-file pass (internal/graph/resolve)
+// resolves what it can; every replaced or removed path is marked pending for it.
+// The pass's own tables are not touched here.
+//
 // Nodes are upserted by qualified name: a definition that moved to another file
 // belongs to the file written last. Every node, edge and unresolved site must lie in
 // the file of the FileFacts that carries it (an empty File means that file);
@@ -106,8 +111,9 @@ func validateFacts(f *graph.FileFacts) error {
 // segment per node, and ReplaceFiles four times slower (measured with
 // BenchmarkReplaceFiles).
 type writer struct {
-	delNodes, delEdges, delUnresolved, delFile           *sql.Stmt
+	delNodes, delEdges, delUnresolved, delSites, delFile *sql.Stmt
 	dropSearch, insFile, insNode, stage, insEdge, insUnr *sql.Stmt
+	insSite, pend                                        *sql.Stmt
 	all                                                  []*sql.Stmt
 }
 
@@ -131,6 +137,9 @@ func prepareWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
 		{&w.delNodes, `DELETE FROM nodes WHERE file = ?`},
 		{&w.delEdges, `DELETE FROM edges WHERE file = ?`},
 		{&w.delUnresolved, `DELETE FROM unresolved WHERE file = ?`},
+		{&w.delSites, `DELETE FROM sites WHERE file = ?`},
+		// REPLACE gives the row a new rowid: the pass clears only the rowids it read.
+		{&w.pend, `INSERT OR REPLACE INTO resolve_pending(path) VALUES(?)`},
 		{&w.delFile, `DELETE FROM files WHERE path = ?`},
 		{&w.insFile, `INSERT OR REPLACE INTO files(path, language, hash, size, indexed_at, parse_error, quarantined)
 			VALUES(?, ?, ?, ?, ?, ?, ?)`},
@@ -146,6 +155,7 @@ func prepareWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
 		{&w.stage, `INSERT OR REPLACE INTO temp.search_stage(id, name, qname, signature, doc, path) VALUES(?, ?, ?, ?, ?, ?)`},
 		{&w.insEdge, `INSERT INTO edges(src, dst, kind, confidence, resolution, file, line) VALUES(?, ?, ?, ?, ?, ?, ?)`},
 		{&w.insUnr, `INSERT INTO unresolved(src, name, kind, file, line, col, reason) VALUES(?, ?, ?, ?, ?, ?, ?)`},
+		{&w.insSite, `INSERT INTO sites(src, name, kind, file, line, col, reason) VALUES(?, ?, ?, ?, ?, ?, ?)`},
 	} {
 		st, err := tx.PrepareContext(ctx, p.sql)
 		if err != nil {
@@ -165,9 +175,9 @@ func (w *writer) close() {
 }
 
 // purge deletes what the file at path contributed, noting its nodes' search rows
-// for flush.
+// for flush, and marks the path pending for the cross-file pass.
 func (w *writer) purge(ctx context.Context, path string) error {
-	for _, st := range []*sql.Stmt{w.dropSearch, w.delNodes, w.delEdges, w.delUnresolved} {
+	for _, st := range []*sql.Stmt{w.dropSearch, w.delNodes, w.delEdges, w.delUnresolved, w.delSites, w.pend} {
 		if _, err := st.ExecContext(ctx, path); err != nil {
 			return err
 		}
@@ -201,9 +211,11 @@ func (w *writer) insert(ctx context.Context, f *graph.FileFacts, now string) err
 		}
 	}
 	for _, u := range f.Unresolved {
-		if _, err := w.insUnr.ExecContext(ctx, u.From, u.Name, string(u.Kind), f.Path, u.Line, u.Col,
-			u.Reason); err != nil {
-			return fmt.Errorf("unresolved %s: %w", u.Name, err)
+		for _, st := range []*sql.Stmt{w.insUnr, w.insSite} {
+			if _, err := st.ExecContext(ctx, u.From, u.Name, string(u.Kind), f.Path, u.Line, u.Col,
+				u.Reason); err != nil {
+				return fmt.Errorf("unresolved %s: %w", u.Name, err)
+			}
 		}
 	}
 	return nil

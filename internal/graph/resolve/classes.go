@@ -1,0 +1,95 @@
+package resolve
+
+import (
+	"strings"
+
+	"github.com/etalab-ia/albert-code/internal/graph"
+)
+
+// Classes: members found through a class and its bases, the bases themselves
+// resolved like any name in the class's own file.
+
+// classMember finds name in class c or, breadth first, in its bases.
+func (v *view) classMember(c, name string, d *deps) (graph.Node, bool) {
+	queue, seen := []string{c}, map[string]bool{}
+	for len(queue) > 0 && len(seen) < maxHops {
+		cls := queue[0]
+		queue = queue[1:]
+		if seen[cls] {
+			continue
+		}
+		seen[cls] = true
+		file := fileOf(cls)
+		d.file(file)
+		if n, ok := v.node(cls + "::" + name); ok {
+			return n, true
+		}
+		// A Go method may be declared in any file of its type's package.
+		if lang := languages[v.tree.Language(file)]; lang != nil && lang.Package != nil {
+			scopePath := strings.TrimPrefix(cls, file)
+			for _, f := range lang.Package(v.tree, file) {
+				d.file(f)
+				if n, ok := v.node(f + scopePath + "::" + name); ok {
+					return n, true
+				}
+			}
+		}
+		bl := v.basesOf(cls)
+		d.merge(bl.deps)
+		queue = append(queue, bl.bases...)
+	}
+	return graph.Node{}, false
+}
+
+// baseList is a class's bases, with what finding them read.
+type baseList struct {
+	bases []string
+	deps  *deps
+}
+
+// basesOf lists the classes c extends: those its file defines (the extractor's
+// edges) and those its clauses name from elsewhere, resolved like any name.
+func (v *view) basesOf(c string) *baseList {
+	if bl, ok := v.heirs[c]; ok {
+		return bl
+	}
+	bl := &baseList{deps: newDeps("")}
+	v.heirs[c] = bl // a cyclic hierarchy sees the list as far as it got
+	file := fileOf(c)
+	for _, e := range v.extendsOf(file) {
+		if e.From == c {
+			bl.bases = append(bl.bases, e.To)
+		}
+	}
+	for _, s := range v.sitesOf(file) {
+		if s.From == c && s.Kind == graph.EdgeExtends {
+			if o := v.resolveName(file, s.From, s.Name, types, bl.deps); o.to != "" {
+				bl.bases = append(bl.bases, o.to)
+			}
+		}
+	}
+	return bl
+}
+
+// enclosingClass is the innermost class, struct or interface around src.
+func (v *view) enclosingClass(src string) string {
+	for q := src; strings.Contains(q, "::"); q = q[:strings.LastIndex(q, "::")] {
+		if n, ok := v.node(q); ok && isTypeKind(n.Kind) {
+			return q
+		}
+	}
+	return ""
+}
+
+// inherited finds member in the class around src or its bases.
+func (v *view) inherited(src, member string, d *deps) (outcome, bool) {
+	cls := v.enclosingClass(src)
+	if cls == "" {
+		return outcome{}, false
+	}
+	n, ok := v.classMember(cls, member, d)
+	if !ok {
+		return outcome{}, false
+	}
+	return importOutcome(n.QName, false, confInherited), true
+}

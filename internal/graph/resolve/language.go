@@ -1,0 +1,155 @@
+package resolve
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/etalab-ia/albert-code/internal/graph"
+)
+
+// Module is what the module part of an import target resolved to.
+type Module struct {
+	// Files define the module: a module file, a Python package's __init__.py, a Go
+	// package's files. Empty for a namespace package (a directory only).
+	Files []string
+	// Dir is a package's directory, where its submodules are; "" for a module file.
+	Dir string
+	// Scope, when set, is the scope its files define its names under (a PHP
+	// namespace: `f.php::App\Models::User`).
+	Scope string
+	// External: the module lies outside the repository (a bare npm package, the
+	// standard library, another Go module). Not a miss.
+	External bool
+	// Alternatives counts the other files the module could name as well (several
+	// Python roots hold it): the first was taken.
+	Alternatives int
+}
+
+// Found reports whether the module is in the repository.
+func (m Module) Found() bool { return len(m.Files) > 0 || m.Dir != "" }
+
+// Bound is a local name a plain `import module` binds, and the module it names.
+type Bound struct{ Local, Module string }
+
+// Language is what the pass knows of one family of languages: how a module as
+// written becomes files, and which names an import binds. Adding a language to the
+// pass is adding an entry to languages.
+type Language struct {
+	// Family groups the languages that import each other (TypeScript and
+	// JavaScript); matching by name stays within a family.
+	Family string
+	// Module resolves module, as written in the file at from, to repository files.
+	Module func(t *Tree, from, module string) Module
+	// Bind lists what a plain `import module` (no name, no alias) binds; nil binds
+	// nothing (a JavaScript side-effect import).
+	Bind func(module string) []Bound
+	// Key names the module for dependency records: the name its file or
+	// directory would have (`util` for `pkg.util`, `./util.js`, `a/b/util`).
+	Key func(module string) string
+	// Submodule, when set, finds the module name nested in package pkg (Python's
+	// `from pkg import mod`).
+	Submodule func(t *Tree, pkg Module, name string) Module
+	// Package, when set, lists the files whose top-level definitions the file at
+	// from sees without importing them (a Go package's other files).
+	Package func(t *Tree, from string) []string
+	// SelfNames are the receivers that name the enclosing class.
+	SelfNames []string
+	// ImplicitSelf: a bare `m()` inside a class is `this.m()` first (Java, C#).
+	ImplicitSelf bool
+	// Star: a plain `import module` brings every top-level name of the module
+	// (C's #include, Ruby's require, PHP's include).
+	Star bool
+	// Headers are the extensions of files that declare what other files define
+	// (C and C++ headers): a function found in one is followed to its definition.
+	Headers []string
+}
+
+// languages maps the index's language names to their resolvers. A language
+// without an entry keeps the extractor's facts as they are.
+var languages = map[string]*Language{
+	"python":     &pythonLanguage,
+	"typescript": &jsLanguage,
+	"tsx":        &jsLanguage,
+	"javascript": &jsLanguage,
+	"go":         &goLanguage,
+	"java":       &javaLanguage,
+	"c":          &cLanguage,
+	"cpp":        &cLanguage,
+	"ruby":       &rubyLanguage,
+	"php":        &phpLanguage,
+}
+
+// family lists the index's language names of a family, sorted.
+func family(name string) []string {
+	var out []string
+	for l, lang := range languages {
+		if lang.Family == name {
+			out = append(out, l)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Languages lists the languages the pass resolves, sorted.
+func Languages() []string {
+	out := make([]string, 0, len(languages))
+	for l := range languages {
+		out = append(out, l)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// kindClass is a set of definition kinds a site can name, with a name for the
+// dependency records' filters.
+type kindClass struct {
+	name  string
+	kinds []graph.NodeKind
+}
+
+var (
+	// callables: what a bare call names (a class is its constructor).
+	callables = kindClass{"callable", []graph.NodeKind{graph.KindFunction, graph.KindClass}}
+	// methods: what `receiver.name()` names when the receiver's type is unknown.
+	methods = kindClass{"method", []graph.NodeKind{graph.KindMethod}}
+	// types: what an extends or implements clause names.
+	types = kindClass{"type", []graph.NodeKind{graph.KindClass, graph.KindInterface, graph.KindStruct,
+		graph.KindType, graph.KindTypeAlias, graph.KindEnum}}
+	// anything: what a reference names.
+	anything = kindClass{"any", []graph.NodeKind{graph.KindFunction, graph.KindMethod, graph.KindClass,
+		graph.KindInterface, graph.KindStruct, graph.KindType, graph.KindTypeAlias, graph.KindEnum,
+		graph.KindVariant, graph.KindField, graph.KindConstant, graph.KindVariable}}
+)
+
+var kindClasses = map[string]kindClass{callables.name: callables, methods.name: methods, types.name: types, anything.name: anything}
+
+// classOf is the kinds a site of kind k, written name, can name.
+func classOf(k graph.EdgeKind, name string) kindClass {
+	switch {
+	case k == graph.EdgeExtends || k == graph.EdgeImplements:
+		return types
+	case k == graph.EdgeCalls && strings.Contains(name, "."):
+		return methods
+	case k == graph.EdgeCalls:
+		return callables
+	}
+	return anything
+}
+
+// filter names a family and a kind class in a DepName record: `python:callable`.
+func filter(fam string, c kindClass) string { return fam + ":" + c.name }
+
+// parseFilter reads a filter back; ok is false for one this build does not know.
+func parseFilter(f string) (langs []string, c kindClass, ok bool) {
+	fam, cls, found := strings.Cut(f, ":")
+	c, ok = kindClasses[cls]
+	if !found || !ok {
+		return nil, kindClass{}, false
+	}
+	return family(fam), c, true
+}
+
+func isTypeKind(k graph.NodeKind) bool {
+	return k == graph.KindClass || k == graph.KindStruct || k == graph.KindInterface || k == graph.KindEnum
+}

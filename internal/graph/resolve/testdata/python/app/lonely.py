@@ -1,0 +1,2 @@
+def only_here():
+    pass

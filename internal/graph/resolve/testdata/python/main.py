@@ -1,0 +1,5 @@
+from app import load
+
+
+def main():
+    return load("config.toml")

@@ -1,0 +1,5 @@
+export class Base {
+  save(): boolean {
+    return true;
+  }
+}

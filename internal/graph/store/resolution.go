@@ -1,0 +1,359 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/etalab-ia/albert-code/internal/graph"
+)
+
+// This file serves the cross-file resolution pass (internal/graph/resolve): what
+// it reads (files, sites, a file's own edges, definition counts, its dependency
+// records) and how it writes its results, one transaction per pass.
+
+// PassFile is an indexed file as the resolution pass sees it.
+type PassFile struct {
+	Path     string
+	Language string
+	// Typed says the Go type checker wrote the file's facts: they are exact, the
+	// pass leaves them alone.
+	Typed bool
+}
+
+// PassFiles lists every indexed file, ordered by path.
+func (s *Store) PassFiles(ctx context.Context) ([]PassFile, error) {
+	rows, err := s.reader().QueryContext(ctx, `SELECT path, language,
+		CASE WHEN language = 'go' THEN EXISTS(SELECT 1 FROM edges e WHERE e.file = f.path AND e.resolution = 'types')
+		ELSE 0 END
+		FROM files f ORDER BY path`)
+	if err != nil {
+		return nil, s.wrap("list files to resolve", err)
+	}
+	defer rows.Close()
+	var out []PassFile
+	for rows.Next() {
+		var f PassFile
+		if err := rows.Scan(&f.Path, &f.Language, &f.Typed); err != nil {
+			return nil, s.wrap("list files to resolve", err)
+		}
+		out = append(out, f)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap("list files to resolve", err)
+	}
+	return out, nil
+}
+
+// Pending is a path ReplaceFiles replaced or removed since the pass last ran.
+type Pending struct {
+	Path string
+	// Shape, set by the pass, is recorded by ApplyResolution for a file that
+	// still exists (see ShapesBefore).
+	Shape string
+	// ticket identifies this replacement: a later one of the same path is a new
+	// ticket, which ApplyResolution leaves pending.
+	ticket int64
+}
+
+// PendingFiles lists the paths replaced or removed since the pass last cleared them.
+func (s *Store) PendingFiles(ctx context.Context) ([]Pending, error) {
+	rows, err := s.reader().QueryContext(ctx, `SELECT rowid, path FROM resolve_pending ORDER BY path`)
+	if err != nil {
+		return nil, s.wrap("list pending files", err)
+	}
+	defer rows.Close()
+	var out []Pending
+	for rows.Next() {
+		var p Pending
+		if err := rows.Scan(&p.ticket, &p.Path); err != nil {
+			return nil, s.wrap("list pending files", err)
+		}
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap("list pending files", err)
+	}
+	return out, nil
+}
+
+// NamesBefore lists the names the files defined when the pass last saw them.
+func (s *Store) NamesBefore(ctx context.Context, files []string) ([]string, error) {
+	return s.stringsIn(ctx, "names before", `SELECT DISTINCT name FROM resolve_names WHERE file IN (%s)`, files)
+}
+
+// SeenBefore lists which of paths the pass knew when it last ran (the others are
+// new since).
+func (s *Store) SeenBefore(ctx context.Context, paths []string) ([]string, error) {
+	return s.stringsIn(ctx, "paths seen before", `SELECT DISTINCT file FROM resolve_names WHERE file IN (%s)`, paths)
+}
+
+// ShapesBefore returns the shapes the pass recorded for paths when it last saw
+// them (a digest of what other files can read of each), by path.
+func (s *Store) ShapesBefore(ctx context.Context, paths []string) (map[string]string, error) {
+	out := map[string]string{}
+	err := inChunks(paths, func(chunk []any, marks string) error {
+		rows, err := s.reader().QueryContext(ctx, `SELECT file, shape FROM resolve_shapes WHERE file IN (`+marks+`)`, chunk...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var f, sh string
+			if err := rows.Scan(&f, &sh); err != nil {
+				return err
+			}
+			out[f] = sh
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, s.wrap("read shapes", err)
+	}
+	return out, nil
+}
+
+// NamesNow lists the names the files define now.
+func (s *Store) NamesNow(ctx context.Context, files []string) ([]string, error) {
+	return s.stringsIn(ctx, "names now", `SELECT DISTINCT name FROM nodes WHERE file IN (%s) AND kind <> 'file'`, files)
+}
+
+// DepKind says what a file's resolution depends on.
+type DepKind string
+
+const (
+	// DepFile: the content of the file at Key (its definitions, its imports).
+	DepFile DepKind = "file"
+	// DepModule: whether a file whose module name is Key exists (an import that
+	// did not resolve, or resolved among candidates, could change when one appears).
+	DepModule DepKind = "module"
+	// DepName: how many definitions named Key, of the languages and kinds in Filter,
+	// exist; Seen is the count the resolution saw.
+	DepName DepKind = "name"
+)
+
+// Dep is one thing a file's cross-file resolution read. File is the dependent
+// file (set when read back).
+type Dep struct {
+	File   string
+	Kind   DepKind
+	Key    string
+	Filter string
+	Seen   int
+}
+
+// Dependents lists the dependency records of kind whose key is one of keys.
+func (s *Store) Dependents(ctx context.Context, kind DepKind, keys []string) ([]Dep, error) {
+	var out []Dep
+	err := inChunks(keys, func(chunk []any, marks string) error {
+		rows, err := s.reader().QueryContext(ctx, `SELECT file, key, filter, seen FROM resolve_deps
+			WHERE kind = ? AND key IN (`+marks+`)`, append([]any{string(kind)}, chunk...)...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			d := Dep{Kind: kind}
+			if err := rows.Scan(&d.File, &d.Key, &d.Filter, &d.Seen); err != nil {
+				return err
+			}
+			out = append(out, d)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, s.wrap("read dependents", err)
+	}
+	return out, nil
+}
+
+// Sites returns the unresolved sites of file as the extractor wrote them (before
+// the pass), ordered by position; every file's, ordered by file, when file is "".
+func (s *Store) Sites(ctx context.Context, file string) ([]graph.Unresolved, error) {
+	query, args := `SELECT src, name, kind, file, line, col, reason FROM sites`, []any{}
+	if file != "" {
+		query, args = query+` WHERE file = ?`, append(args, file)
+	}
+	rows, err := s.reader().QueryContext(ctx, query+` ORDER BY file, line, col, name`, args...)
+	if err != nil {
+		return nil, s.wrap("sites of "+file, err)
+	}
+	defer rows.Close()
+	var out []graph.Unresolved
+	for rows.Next() {
+		var u graph.Unresolved
+		var k string
+		if err := rows.Scan(&u.From, &u.Name, &k, &u.File, &u.Line, &u.Col, &u.Reason); err != nil {
+			return nil, s.wrap("sites of "+file, err)
+		}
+		u.Kind = graph.EdgeKind(k)
+		out = append(out, u)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap("sites of "+file, err)
+	}
+	return out, nil
+}
+
+// ExtractedEdges returns the edges of the given kinds that the extractor wrote in
+// file (not the pass's), ordered by line; every file's, ordered by file, when
+// file is "".
+func (s *Store) ExtractedEdges(ctx context.Context, file string, kinds ...graph.EdgeKind) ([]graph.Edge, error) {
+	var args []any
+	marks := make([]string, len(kinds))
+	for i, k := range kinds {
+		args, marks[i] = append(args, string(k)), "?"
+	}
+	query := `SELECT src, dst, kind, confidence, resolution, file, line FROM edges
+		WHERE NOT derived AND kind IN (` + strings.Join(marks, ", ") + `)`
+	if file != "" {
+		query, args = query+` AND file = ?`, append(args, file)
+	}
+	rows, err := s.reader().QueryContext(ctx, query+` ORDER BY file, line, src, dst`, args...)
+	if err != nil {
+		return nil, s.wrap("edges of "+file, err)
+	}
+	defer rows.Close()
+	var out []graph.Edge
+	for rows.Next() {
+		var e graph.Edge
+		var k, res string
+		if err := rows.Scan(&e.From, &e.To, &k, &e.Confidence, &res, &e.File, &e.Line); err != nil {
+			return nil, s.wrap("edges of "+file, err)
+		}
+		e.Kind, e.Resolution = graph.EdgeKind(k), graph.Resolution(res)
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap("edges of "+file, err)
+	}
+	return out, nil
+}
+
+// PassNodes returns every node with what the pass reads of it (qualified name,
+// kind, name, file, line, language, exported), ordered by file: one query where a
+// full pass would otherwise ask file by file.
+func (s *Store) PassNodes(ctx context.Context) ([]graph.Node, error) {
+	rows, err := s.reader().QueryContext(ctx, `SELECT qname, kind, name, file, line, language, exported FROM nodes ORDER BY file`)
+	if err != nil {
+		return nil, s.wrap("read nodes", err)
+	}
+	defer rows.Close()
+	var out []graph.Node
+	for rows.Next() {
+		var n graph.Node
+		var kind string
+		if err := rows.Scan(&n.QName, &kind, &n.Name, &n.File, &n.Line, &n.Language, &n.Exported); err != nil {
+			return nil, s.wrap("read nodes", err)
+		}
+		n.Kind = graph.NodeKind(kind)
+		out = append(out, n)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap("read nodes", err)
+	}
+	return out, nil
+}
+
+// CountDefinitions counts the exported definitions named name, written in one of
+// languages, of one of kinds; first is the one with the smallest qualified name
+// (the only one when the count is 1).
+func (s *Store) CountDefinitions(ctx context.Context, name string, languages []string, kinds []graph.NodeKind) (int, graph.Node, error) {
+	args := []any{name}
+	var lm, km []string
+	for _, l := range languages {
+		args, lm = append(args, l), append(lm, "?")
+	}
+	for _, k := range kinds {
+		args, km = append(args, string(k)), append(km, "?")
+	}
+	// SQLite takes the bare columns of an aggregate with min() from the row that
+	// holds the minimum.
+	var n int
+	var q, file, kind sql.NullString
+	err := s.reader().QueryRowContext(ctx, `SELECT count(*), min(qname), file, kind FROM nodes
+		WHERE name = ? AND exported AND language IN (`+strings.Join(lm, ", ")+`) AND kind IN (`+strings.Join(km, ", ")+`)`,
+		args...).Scan(&n, &q, &file, &kind)
+	if err != nil {
+		return 0, graph.Node{}, s.wrap("count definitions of "+name, err)
+	}
+	return n, graph.Node{QName: q.String, Name: name, File: file.String, Kind: graph.NodeKind(kind.String)}, nil
+}
+
+// Definitions lists at most limit exported definitions named name, written in
+// one of languages, of one of kinds, ordered by qualified name.
+func (s *Store) Definitions(ctx context.Context, name string, languages []string, kinds []graph.NodeKind, limit int) ([]graph.Node, error) {
+	args := []any{name}
+	var lm, km []string
+	for _, l := range languages {
+		args, lm = append(args, l), append(lm, "?")
+	}
+	for _, k := range kinds {
+		args, km = append(args, string(k)), append(km, "?")
+	}
+	return s.nodes(ctx, `SELECT `+nodeColumns+` FROM nodes WHERE name = ? AND exported
+		AND language IN (`+strings.Join(lm, ", ")+`) AND kind IN (`+strings.Join(km, ", ")+`)
+		ORDER BY qname LIMIT `+strconv.Itoa(limit), args...)
+}
+
+// UnresolvedCallsNamed counts the call sites still unresolved whose callee is
+// name or ends with `.name` or `::name`: the calls that may reach a definition
+// named name without an edge saying so.
+func (s *Store) UnresolvedCallsNamed(ctx context.Context, name string) (int, error) {
+	var n int
+	err := s.reader().QueryRowContext(ctx, `SELECT count(*) FROM unresolved WHERE kind = 'calls'
+		AND (name = ?1 OR substr(name, -length(?1) - 1) = '.' || ?1 OR substr(name, -length(?1) - 2) = '::' || ?1)`,
+		name).Scan(&n)
+	if err != nil {
+		return 0, s.wrap("count unresolved calls to "+name, err)
+	}
+	return n, nil
+}
+
+// chunkSize keeps IN lists well under SQLite's 32,766 bound on parameters.
+const chunkSize = 500
+
+// inChunks calls fn with successive chunks of values and their "?, ?" marks.
+func inChunks(values []string, fn func(chunk []any, marks string) error) error {
+	for start := 0; start < len(values); start += chunkSize {
+		end := min(start+chunkSize, len(values))
+		chunk := make([]any, 0, end-start)
+		for _, v := range values[start:end] {
+			chunk = append(chunk, v)
+		}
+		if err := fn(chunk, strings.TrimSuffix(strings.Repeat("?, ", len(chunk)), ", ")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stringsIn runs a one-column query whose %s is an IN list over values, chunked.
+func (s *Store) stringsIn(ctx context.Context, op, query string, values []string) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	err := inChunks(values, func(chunk []any, marks string) error {
+		rows, err := s.reader().QueryContext(ctx, fmt.Sprintf(query, marks), chunk...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var v string
+			if err := rows.Scan(&v); err != nil {
+				return err
+			}
+			if !seen[v] {
+				seen[v] = true
+				out = append(out, v)
+			}
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	return out, nil
+}
