@@ -129,3 +129,27 @@ func TestDiff(t *testing.T) {
 		t.Error("identical trees differ")
 	}
 }
+
+func TestHeadersFollowTheProject(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	c := writeTree(t, map[string]string{"lib.h": "int f(void);\n", "lib.c": "int f(void) { return 1; }\n"})
+	cpp := writeTree(t, map[string]string{"lib.h": "class A {};\n", "lib.cc": "#include \"lib.h\"\n", "old.c": "int g;\n"})
+	for _, tc := range []struct {
+		root string
+		want map[string]string
+	}{
+		{c, map[string]string{"lib.h": "c", "lib.c": "c"}},
+		{cpp, map[string]string{"lib.h": "cpp", "lib.cc": "cpp", "old.c": "c"}},
+	} {
+		sc, err := ScanTree(ctx, tc.root, Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range sc.Files {
+			if tc.want[f.Rel] != f.Language {
+				t.Errorf("%s: language %q, want %q", f.Rel, f.Language, tc.want[f.Rel])
+			}
+		}
+	}
+}

@@ -77,7 +77,11 @@ func Run(ctx context.Context, root string, st *store.Store, opts Options) (*Repo
 	if err != nil {
 		return nil, err
 	}
-	scan, err := ScanTree(ctx, root, opts.Limits)
+	stamps := stampPath(st)
+	if opts.Rebuild {
+		os.Remove(stamps) // a rebuild trusts nothing it did not read
+	}
+	scan, err := ScanTreeStamped(ctx, root, opts.Limits, stamps)
 	if err != nil {
 		return nil, err
 	}
@@ -256,7 +260,7 @@ func CheckFreshness(ctx context.Context, root string, st *store.Store, limits Li
 		return f, fmt.Errorf("%s: %w", root, ErrNotIndexed)
 	}
 	f.IndexedCommit, f.IndexedAt, f.Head = commit, at, gitHead(ctx, root)
-	scan, err := ScanTree(ctx, root, limits)
+	scan, err := ScanTreeStamped(ctx, root, limits, stampPath(st))
 	if err != nil {
 		return f, err
 	}

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -84,6 +85,18 @@ var errStop = errors.New("walk limit reached")
 // ScanTree walks root and hashes every source file in a language the graph knows,
 // within limits. Files in other languages are not listed: they are not code.
 func ScanTree(ctx context.Context, root string, limits Limits) (*Scan, error) {
+	return scanTree(ctx, root, limits, "")
+}
+
+// ScanTreeStamped is ScanTree that does not read a file whose metadata is what it
+// was when the scan that saved stampPath hashed it (see stamp.trusted), and saves
+// the stamps of this scan there. On an unchanged 1,000-file tree it is the
+// difference between reading every file and reading none.
+func ScanTreeStamped(ctx context.Context, root string, limits Limits, stampPath string) (*Scan, error) {
+	return scanTree(ctx, root, limits, stampPath)
+}
+
+func scanTree(ctx context.Context, root string, limits Limits, stampPath string) (*Scan, error) {
 	lim := limits.withDefaults()
 	for _, p := range lim.Exclude {
 		if !doublestar.ValidatePattern(p) {
@@ -93,6 +106,7 @@ func ScanTree(ctx context.Context, root string, limits Limits) (*Scan, error) {
 	sc := &Scan{}
 	var total int64
 	var paths []string // parallel to sc.Files, hashed after the walk
+	var stamps []stamp // parallel to sc.Files
 	opts := fswalk.Options{
 		MaxDepth: lim.MaxDepth,
 		OnSkip:   func(rel string, reason error) { sc.Skipped = append(sc.Skipped, Skip{rel, reason.Error()}) },
@@ -125,18 +139,35 @@ func ScanTree(ctx context.Context, root string, limits Limits) (*Scan, error) {
 		total += info.Size()
 		sc.Files = append(sc.Files, File{Rel: rel, Language: lang, Size: info.Size()})
 		paths = append(paths, p)
+		stamps = append(stamps, stampOf(info))
 		return nil
 	})
 	if err != nil && !errors.Is(err, errStop) {
 		return nil, fmt.Errorf("scan %s: %w", root, err)
 	}
-	hashAll(sc, paths)
+	headersAsCpp(sc.Files)
+	var prev map[string]stamp
+	if stampPath != "" {
+		prev = loadStamps(stampPath)
+	}
+	stamps = hashAll(sc, paths, stamps, prev)
+	if stampPath != "" {
+		next := make(map[string]stamp, len(sc.Files))
+		for i, f := range sc.Files {
+			if stamps[i].Hash != "" {
+				next[f.Rel] = stamps[i]
+			}
+		}
+		_ = saveStamps(stampPath, next) // an optimisation: without it the next scan reads every file
+	}
 	return sc, nil
 }
 
-// hashAll hashes the listed files on every core, each worker reusing one buffer.
-// A file that vanished or became unreadable since the listing is moved to Skipped.
-func hashAll(sc *Scan, paths []string) {
+// hashAll hashes the listed files on every core, each worker reusing one buffer,
+// except those a previous stamp vouches for. stamps (parallel to sc.Files) get
+// their hash. A file that vanished or became unreadable since the listing is
+// moved to Skipped; the stamps returned stay parallel to sc.Files.
+func hashAll(sc *Scan, paths []string, stamps []stamp, prev map[string]stamp) []stamp {
 	errs := make([]error, len(paths))
 	next := atomic.Int64{}
 	var wg sync.WaitGroup
@@ -149,20 +180,29 @@ func hashAll(sc *Scan, paths []string) {
 				if i >= len(paths) {
 					return
 				}
+				if old, ok := prev[sc.Files[i].Rel]; ok && old.trusted(stamps[i]) {
+					sc.Files[i].Hash, stamps[i].Hash, stamps[i].HashedAt = old.Hash, old.Hash, old.HashedAt
+					continue
+				}
+				at := time.Now().UnixNano()
 				sc.Files[i].Hash, errs[i] = hashFile(paths[i], h, buf)
+				if errs[i] == nil {
+					stamps[i].Hash, stamps[i].HashedAt = sc.Files[i].Hash, at
+				}
 			}
 		})
 	}
 	wg.Wait()
-	kept := sc.Files[:0]
+	kept, keptStamps := sc.Files[:0], stamps[:0]
 	for i, f := range sc.Files {
 		if errs[i] != nil {
 			sc.Skipped = append(sc.Skipped, Skip{f.Rel, errs[i].Error()})
 			continue
 		}
-		kept = append(kept, f)
+		kept, keptStamps = append(kept, f), append(keptStamps, stamps[i])
 	}
 	sc.Files = kept
+	return keptStamps
 }
 
 // excluded matches rel, or one of its parent directories, against the user's
@@ -190,4 +230,25 @@ func hashFile(p string, h hash.Hash, buf []byte) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// headersAsCpp gives .h files to the C++ grammar when the tree has C++ sources:
+// a header of a C++ project is C++ (classes, namespaces, templates), and the C++
+// grammar reads C headers too, while the C grammar fails on C++ ones.
+func headersAsCpp(files []File) {
+	hasCpp := false
+	for _, f := range files {
+		if f.Language == "cpp" {
+			hasCpp = true
+			break
+		}
+	}
+	if !hasCpp {
+		return
+	}
+	for i, f := range files {
+		if f.Language == "c" && strings.EqualFold(path.Ext(f.Rel), ".h") {
+			files[i].Language = "cpp"
+		}
+	}
 }
