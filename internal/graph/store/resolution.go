@@ -25,10 +25,7 @@ type PassFile struct {
 
 // PassFiles lists every indexed file, ordered by path.
 func (s *Store) PassFiles(ctx context.Context) ([]PassFile, error) {
-	rows, err := s.reader().QueryContext(ctx, `SELECT path, language,
-		CASE WHEN language = 'go' THEN EXISTS(SELECT 1 FROM edges e WHERE e.file = f.path AND e.resolution = 'types')
-		ELSE 0 END
-		FROM files f ORDER BY path`)
+	rows, err := s.reader().QueryContext(ctx, `SELECT path, language, typed FROM files ORDER BY path`)
 	if err != nil {
 		return nil, s.wrap("list files to resolve", err)
 	}

@@ -14,8 +14,9 @@ import (
 // schemaSQL or to what a column means; Open then refuses an older file with the
 // rebuild command (the index is a cache of the repository: rebuilding is the
 // migration). Version 2 added the cross-file resolution pass's tables (sites,
-// resolve_pending, resolve_names, resolve_shapes, resolve_deps) and edges.derived.
-const SchemaVersion = 2
+// resolve_pending, resolve_names, resolve_shapes, resolve_deps) and edges.derived;
+// version 3 files.typed.
+const SchemaVersion = 3
 
 // Keys of the meta table the store and the indexer share.
 const (
@@ -43,7 +44,8 @@ CREATE TABLE IF NOT EXISTS files (
   size        INTEGER NOT NULL,
   indexed_at  TEXT NOT NULL,              -- RFC 3339, UTC
   parse_error TEXT NOT NULL DEFAULT '',   -- why the facts are partial or absent
-  quarantined INTEGER NOT NULL DEFAULT 0  -- 1: the parser panicked or timed out
+  quarantined INTEGER NOT NULL DEFAULT 0, -- 1: the parser panicked or timed out
+  typed       INTEGER NOT NULL DEFAULT 0  -- 1: a type checker drew the file's edges (the cross-file pass skips it)
 ) WITHOUT ROWID;
 
 CREATE TABLE IF NOT EXISTS nodes (

@@ -141,8 +141,8 @@ func prepareWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
 		// REPLACE gives the row a new rowid: the pass clears only the rowids it read.
 		{&w.pend, `INSERT OR REPLACE INTO resolve_pending(path) VALUES(?)`},
 		{&w.delFile, `DELETE FROM files WHERE path = ?`},
-		{&w.insFile, `INSERT OR REPLACE INTO files(path, language, hash, size, indexed_at, parse_error, quarantined)
-			VALUES(?, ?, ?, ?, ?, ?, ?)`},
+		{&w.insFile, `INSERT OR REPLACE INTO files(path, language, hash, size, indexed_at, parse_error, quarantined, typed)
+			VALUES(?, ?, ?, ?, ?, ?, ?, ?)`},
 		// ON CONFLICT ... DO UPDATE keeps the rowid of a node that moved in from a
 		// file not in this batch; flush replaces its search row by that rowid.
 		{&w.insNode, `INSERT INTO nodes(qname, kind, name, file, line, col, end_line, signature, doc, language, exported)
@@ -186,7 +186,7 @@ func (w *writer) purge(ctx context.Context, path string) error {
 }
 
 func (w *writer) insert(ctx context.Context, f *graph.FileFacts, now string) error {
-	if _, err := w.insFile.ExecContext(ctx, f.Path, f.Language, f.Hash, f.Size, now, f.ParseError, f.Quarantined); err != nil {
+	if _, err := w.insFile.ExecContext(ctx, f.Path, f.Language, f.Hash, f.Size, now, f.ParseError, f.Quarantined, typed(f)); err != nil {
 		return err
 	}
 	for _, n := range f.Nodes {
@@ -249,4 +249,14 @@ func (s *Store) SetMeta(ctx context.Context, key, value string) error {
 		return s.wrap("set meta "+key, err)
 	}
 	return nil
+}
+
+// typed reports whether a type checker drew the file's edges.
+func typed(f *graph.FileFacts) bool {
+	for _, e := range f.Edges {
+		if e.Resolution == graph.ResolvedTypes {
+			return true
+		}
+	}
+	return false
 }
