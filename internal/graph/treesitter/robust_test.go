@@ -218,6 +218,9 @@ func TestSpecsNameRealSyntax(t *testing.T) {
 			field(m.Object)
 			field(m.Member)
 		}
+		for _, k := range spec.Refs {
+			node(k)
+		}
 		for _, k := range slices.Concat(spec.Comments, spec.DocWrappers, spec.DocSkip, spec.DocHolders) {
 			node(k)
 		}

@@ -29,6 +29,10 @@ type Spec struct {
 	Member []MemberRule
 	// SelfNames are the receivers that name the enclosing class (`self`, `this`).
 	SelfNames []string
+	// Refs are the node types of a name use (identifier, type_identifier): a use of
+	// a name the file defines becomes a references edge, of a name it imports a
+	// references site for the cross-file pass; other names are locals or builtins.
+	Refs []string
 	// Comments are the node types of comments, for Doc.
 	Comments []string
 	// DocWrappers are node types that wrap a definition (`export_statement`,

@@ -49,6 +49,7 @@ var typedefName = ParentField{Parent: "type_definition", Field: "declarator"}
 // Exported means visible to other translation units: everything but what is
 // declared `static` (a `static` prototype keeps its definition internal).
 var cSpec = Spec{
+	Refs: []string{"identifier", "type_identifier"},
 	Defs: cDefs,
 	Calls: []CallRule{
 		{Node: "call_expression", Field: "function", Targets: []graph.NodeKind{graph.KindFunction}},

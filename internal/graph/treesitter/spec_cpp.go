@@ -32,6 +32,7 @@ var cppDeclarators = func() map[string]string {
 // Exported: C's rule, except inside an anonymous namespace (internal linkage),
 // and for class members, public or protected access.
 var cppSpec = Spec{
+	Refs: []string{"identifier", "type_identifier", "namespace_identifier"},
 	Defs: append(append([]DefRule{}, cDefs...),
 		DefRule{Node: "class_specifier", Kind: graph.KindClass, NameField: "name", BodyField: "body", NeedsBody: true, Unnamed: typedefName},
 		DefRule{Node: "namespace_definition", Kind: graph.KindNamespace, NameField: "name", BodyField: "body"},

@@ -23,6 +23,7 @@ import (
 // an enum member; namespaces are always exported. A type without a modifier is
 // internal, so not exported.
 var csharpSpec = Spec{
+	Refs: []string{"identifier"},
 	Defs: []DefRule{
 		{Node: "namespace_declaration", Kind: graph.KindNamespace, NameField: "name", BodyField: "body"},
 		{Node: "file_scoped_namespace_declaration", Kind: graph.KindNamespace, NameField: "name", OpensRest: true},

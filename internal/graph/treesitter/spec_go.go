@@ -12,6 +12,7 @@ import (
 // type-checked `<import path>.<Type>.<Method>`. Struct and interface embedding are
 // extends edges.
 var goSpec = Spec{
+	Refs: []string{"identifier", "type_identifier"},
 	Defs: []DefRule{
 		{Node: "function_declaration", Kind: graph.KindFunction, NameField: "name", BodyField: "body"},
 		{Node: "method_declaration", Kind: graph.KindMethod, NameField: "name", BodyField: "body"},
@@ -31,7 +32,8 @@ var goSpec = Spec{
 		{Def: "type_spec", Clause: "field_declaration", Kind: graph.EdgeExtends, Field: "type", SkipIfField: "name"},
 		{Def: "type_spec", Clause: "type_elem", Kind: graph.EdgeExtends},
 	},
-	Member:      []MemberRule{{Node: "selector_expression", Object: "operand", Member: "field"}},
+	Member: []MemberRule{{Node: "selector_expression", Object: "operand", Member: "field"},
+		{Node: "qualified_type", Object: "package", Member: "name"}},
 	Comments:    []string{"comment"},
 	DocWrappers: []string{"type_declaration", "const_declaration", "var_declaration"},
 	Exported:    func(name string, _ *sitter.Node) bool { return hasUpperInitial(name) },

@@ -20,6 +20,7 @@ import (
 // a member of an interface or an annotation type (public unless `private`), or an
 // enum constant.
 var javaSpec = Spec{
+	Refs: []string{"identifier", "type_identifier"},
 	Defs: []DefRule{
 		{Node: "class_declaration", Kind: graph.KindClass, NameField: "name", BodyField: "body"},
 		{Node: "interface_declaration", Kind: graph.KindInterface, NameField: "name", BodyField: "body"},

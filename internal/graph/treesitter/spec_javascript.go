@@ -32,6 +32,7 @@ var jsImports = map[string]func(*sitter.Node, []byte) []string{"import_statement
 
 // javascriptSpec reads tree-sitter-javascript v0.23.1 (JSX included).
 var javascriptSpec = Spec{
+	Refs: []string{"identifier"},
 	Defs: append(append([]DefRule{}, jsDefs...),
 		DefRule{Node: "field_definition", Kind: graph.KindField, NameField: "property"}),
 	Calls:   jsCalls,
@@ -50,6 +51,7 @@ var javascriptSpec = Spec{
 // grammars. Overload signatures (function_signature) are definitions: the first of
 // an overload set names the function (see Extract on collisions).
 var typescriptSpec = Spec{
+	Refs: []string{"identifier", "type_identifier"},
 	Defs: append(append([]DefRule{}, jsDefs...),
 		DefRule{Node: "abstract_class_declaration", Kind: graph.KindClass, NameField: "name", BodyField: "body"},
 		DefRule{Node: "interface_declaration", Kind: graph.KindInterface, NameField: "name", BodyField: "body"},

@@ -20,6 +20,7 @@ import (
 // Exported means callable from outside the class: every top-level definition, and
 // a member not declared private or protected (PHP members are public by default).
 var phpSpec = Spec{
+	Refs: []string{"name"},
 	Defs: []DefRule{
 		{Node: "namespace_definition", Kind: graph.KindNamespace, NameField: "name", BodyField: "body", OpensRest: true},
 		{Node: "class_declaration", Kind: graph.KindClass, NameField: "name", BodyField: "body"},

@@ -10,6 +10,7 @@ import (
 // outside functions (module variables, class fields); an UPPER_CASE module variable is
 // still a variable: Python has no constants.
 var pythonSpec = Spec{
+	Refs: []string{"identifier"},
 	Defs: []DefRule{
 		{Node: "function_definition", Kind: graph.KindFunction, InType: graph.KindMethod, NameField: "name", BodyField: "body"},
 		{Node: "class_definition", Kind: graph.KindClass, NameField: "name", BodyField: "body"},

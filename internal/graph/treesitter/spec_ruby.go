@@ -21,6 +21,7 @@ import (
 // export: every definition is exported. Calls are `obj.m`, `m(x)`, `m x`, and a
 // bare `m` where it cannot be a local variable (see rubyBareCall).
 var rubySpec = Spec{
+	Refs: []string{"identifier", "constant"},
 	Defs: []DefRule{
 		{Node: "module", Kind: graph.KindNamespace, NameField: "name"},
 		{Node: "class", Kind: graph.KindClass, NameField: "name"},

@@ -22,6 +22,7 @@ import (
 // a trait impl are exported: they are reachable wherever the type and the trait
 // are.
 var rustSpec = Spec{
+	Refs: []string{"identifier", "type_identifier"},
 	Defs: []DefRule{
 		{Node: "function_item", Kind: graph.KindFunction, InType: graph.KindMethod, NameField: "name", BodyField: "body"},
 		{Node: "function_signature_item", Kind: graph.KindFunction, InType: graph.KindMethod, NameField: "name"},

@@ -73,6 +73,13 @@ type walker struct {
 	byName map[string][]*def
 	sites  []site
 
+	// Name uses (Spec.Refs): the nodes that are not uses (definition names, member
+	// halves), the end of the last callee read (its names are the call), the uses.
+	refKinds  map[string]bool
+	skip      map[uintptr]bool
+	calleeEnd uint
+	refs      []refSite
+
 	visited int
 	stop    error
 	tooDeep bool
@@ -82,7 +89,11 @@ func newWalker(ctx context.Context, spec *Spec, rel, lang string, src []byte, de
 	w := &walker{ctx: ctx, spec: spec, rel: rel, lang: lang, src: src, deadline: deadline,
 		defRules: map[string]*DefRule{}, callRules: map[string]*CallRule{},
 		heritage: map[string][]HeritageRule{}, members: map[string]MemberRule{},
-		defs: map[string]*def{}, byName: map[string][]*def{}}
+		defs: map[string]*def{}, byName: map[string][]*def{},
+		refKinds: map[string]bool{}, skip: map[uintptr]bool{}}
+	for _, k := range spec.Refs {
+		w.refKinds[k] = true
+	}
 	for i := range spec.Defs {
 		w.defRules[spec.Defs[i].Node] = &spec.Defs[i]
 	}
@@ -152,6 +163,11 @@ func (w *walker) walkIn(n, parent *sitter.Node, scope []frame, depth int) {
 	}
 	if rule := w.callRules[kind]; rule != nil {
 		w.call(n, parent, rule, scope)
+	}
+	if w.refKinds[kind] {
+		w.ref(n, scope)
+	} else if m, ok := w.members[kind]; ok && len(w.refKinds) > 0 {
+		w.memberRef(n, m, scope)
 	}
 	w.children(n, scope, depth)
 }
@@ -270,6 +286,7 @@ func (w *walker) add(n, nameNode *sitter.Node, rule *DefRule, kind graph.NodeKin
 		}
 		return d
 	}
+	w.skip[nameNode.Id()] = true
 	nd := w.node(n, nameNode, rule, kind, q, name)
 	d := &def{qname: q, name: name, parent: parent, kind: kind, line: nd.Line, node: len(w.ff.Nodes), forward: rule.Forward}
 	w.defs[q] = d
@@ -454,6 +471,10 @@ func (w *walker) call(n, parent *sitter.Node, rule *CallRule, scope []frame) {
 	pos := callee.StartPosition()
 	s.line, s.col = int(pos.Row)+1, int(pos.Column)+1
 	w.sites = append(w.sites, s)
+	w.calleeEnd = max(w.calleeEnd, callee.EndByte())
+	if f := n.ChildByFieldName(rule.Field); rule.Field != "" && f != nil {
+		w.calleeEnd = max(w.calleeEnd, f.EndByte())
+	}
 }
 
 // exprName stands for a callee, or part of one, that is not a name: `f()()`,
@@ -504,6 +525,7 @@ func (w *walker) resolve() {
 		w.ff.Edges = append(w.ff.Edges, graph.Edge{From: from, To: d.qname, Kind: graph.EdgeContains,
 			Confidence: confStructure, Resolution: graph.ResolvedName, File: w.rel, Line: d.line})
 	}
+	w.resolveRefs()
 	for _, s := range w.sites {
 		to, conf, reason := w.target(s)
 		if to == "" {
