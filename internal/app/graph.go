@@ -78,6 +78,9 @@ func graphRoot(flag string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if top, ok := index.RepoRoot(wd); ok {
+		return top, nil
+	}
 	if out, err := exec.Command("git", "-C", wd, "rev-parse", "--show-toplevel").Output(); err == nil {
 		return strings.TrimSpace(string(out)), nil
 	}

@@ -135,3 +135,26 @@ func isHash(s string) bool {
 	}
 	return true
 }
+
+// RepoRoot is the top of the git working tree enclosing dir (the folder that
+// holds .git, a directory or a worktree's file), read without starting git;
+// false outside a repository or when GIT_DIR or GIT_WORK_TREE redirect git.
+func RepoRoot(dir string) (string, bool) {
+	if os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_WORK_TREE") != "" {
+		return "", false
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", false
+	}
+	for {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir, true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false
+		}
+		dir = parent
+	}
+}

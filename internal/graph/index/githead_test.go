@@ -45,6 +45,12 @@ func TestReadGitHeadAgreesWithGit(t *testing.T) {
 			t.Errorf("%s: gitHead = %q, git says %q", name, g, want)
 		}
 	}
+	for _, d := range []string{repo, sub} {
+		top, ok := RepoRoot(d)
+		if want := git(t, d, "rev-parse", "--show-toplevel"); !ok || top != want {
+			t.Errorf("RepoRoot(%s) = %q %v, git says %q", d, top, ok, want)
+		}
+	}
 	check("loose ref", repo)
 	check("subdirectory", sub)
 	git(t, repo, "pack-refs", "--all")
@@ -58,6 +64,9 @@ func TestReadGitHeadAgreesWithGit(t *testing.T) {
 	git(t, wt, "add", "-A")
 	git(t, wt, "commit", "-qm", "two")
 	check("worktree", wt)
+	if top, ok := RepoRoot(wt); !ok || top != git(t, wt, "rev-parse", "--show-toplevel") {
+		t.Errorf("RepoRoot(worktree) = %q %v", top, ok)
+	}
 	check("main after worktree commit", repo)
 
 	if h, ok := readGitHead(t.TempDir()); ok && h != "" {
