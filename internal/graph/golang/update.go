@@ -289,12 +289,13 @@ func modFilesChanged(root string, snap *Snapshot) (string, bool) {
 	return "", false
 }
 
-// ModFilesChanged reports whether a go.mod, go.sum or go.work file of the modules
-// the snapshot describes changed since the load, and which. Such a change reaches
-// every package although no .go file changed.
-func ModFilesChanged(root string, snap *Snapshot) (string, bool) {
-	if snap == nil {
+// ModFilesChanged reports whether one of the go.mod, go.sum or go.work files
+// recorded in mods (Snapshot.ModFiles, kept apart by the caller so that checking
+// them does not cost reading the whole snapshot) changed since, and which. Such
+// a change reaches every package although no .go file changed.
+func ModFilesChanged(root string, mods map[string]string) (string, bool) {
+	if mods == nil {
 		return "", false
 	}
-	return modFilesChanged(root, snap)
+	return modFilesChanged(root, &Snapshot{ModFiles: mods})
 }

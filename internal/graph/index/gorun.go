@@ -10,8 +10,12 @@ import (
 	"github.com/etalab-ia/albert-code/internal/graph/store"
 )
 
-// metaGoSnapshot holds the golang.Snapshot of the last full Go load (JSON).
-const metaGoSnapshot = "go_snapshot"
+// metaGoSnapshot holds the golang.Snapshot of the last full Go load (JSON);
+// metaGoModFiles its ModFiles alone, checked on every run.
+const (
+	metaGoSnapshot = "go_snapshot"
+	metaGoModFiles = "go_mod_files"
+)
 
 // goRun is what the Go leg of a run produced.
 type goRun struct {
@@ -20,8 +24,9 @@ type goRun struct {
 	// more are Go files that were not changed but must be re-extracted by the file
 	// extractor: after a full load, those the type checker no longer covers.
 	more []File
-	// snapshot, when set, is saved once the facts are stored (JSON; "" clears it).
-	snapshot *string
+	// snapshot and modFiles, when set, are saved once the facts are stored (JSON;
+	// "" clears them).
+	snapshot, modFiles *string
 }
 
 // extractGoChanges brings the Go files up to date. An edit inside function bodies
@@ -30,13 +35,17 @@ type goRun struct {
 // edited declaration, a package with errors) reloads the module with the go
 // command, since Go edges cross files. Report says which and why.
 func extractGoChanges(ctx context.Context, root string, st *store.Store, opts Options, scan *Scan, changes Changes, todo []File, removed []string, rep *Report) (*goRun, error) {
+	var mods map[string]string
+	if !opts.Rebuild {
+		mods = loadModFiles(ctx, st)
+	}
+	modFile, modChanged := golang.ModFilesChanged(root, mods)
+	if !anyGo(todo) && !anyGoPath(removed) && !modChanged {
+		return &goRun{done: map[string]bool{}}, nil
+	}
 	var snap *golang.Snapshot
 	if !opts.Rebuild {
 		snap = loadSnapshot(ctx, st)
-	}
-	modFile, modChanged := golang.ModFilesChanged(root, snap)
-	if !anyGo(todo) && !anyGoPath(removed) && !modChanged {
-		return &goRun{done: map[string]bool{}}, nil
 	}
 	switch {
 	case snap == nil:
@@ -121,16 +130,19 @@ func keepImplements(ctx context.Context, st *store.Store, f *graph.FileFacts) er
 func fullGo(ctx context.Context, root string, st *store.Store, opts Options, scan *Scan, todo []File, rep *Report) (*goRun, error) {
 	run := &goRun{done: map[string]bool{}}
 	res, err := golang.Extract(ctx, root, opts.Go)
-	snapJSON := ""
+	snapJSON, modsJSON := "", ""
 	if err == nil {
 		rep.GoTypes, rep.GoErrors, rep.GoMode = true, len(res.Errors), "full"
 		if b, err := json.Marshal(res.Snapshot); err == nil {
 			snapJSON = string(b)
 		}
+		if b, err := json.Marshal(res.Snapshot.ModFiles); err == nil {
+			modsJSON = string(b)
+		}
 	} else if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	run.snapshot = &snapJSON
+	run.snapshot, run.modFiles = &snapJSON, &modsJSON
 	if !rep.GoTypes {
 		return run, nil
 	}
@@ -155,6 +167,18 @@ func fullGo(ctx context.Context, root string, st *store.Store, opts Options, sca
 		}
 	}
 	return run, nil
+}
+
+func loadModFiles(ctx context.Context, st *store.Store) map[string]string {
+	v, ok, err := st.Meta(ctx, metaGoModFiles)
+	if err != nil || !ok || v == "" {
+		return nil
+	}
+	var m map[string]string
+	if json.Unmarshal([]byte(v), &m) != nil {
+		return nil
+	}
+	return m
 }
 
 func loadSnapshot(ctx context.Context, st *store.Store) *golang.Snapshot {

@@ -140,6 +140,9 @@ func Run(ctx context.Context, root string, st *store.Store, opts Options) (*Repo
 		if err := st.SetMeta(ctx, metaGoSnapshot, *gr.snapshot); err != nil {
 			return nil, err
 		}
+		if err := st.SetMeta(ctx, metaGoModFiles, *gr.modFiles); err != nil {
+			return nil, err
+		}
 	}
 	rep.Commit = gitHead(ctx, root)
 	for k, v := range map[string]string{store.MetaIndexedCommit: rep.Commit, store.MetaIndexedAt: time.Now().UTC().Format(time.RFC3339), store.MetaRoot: root} {
