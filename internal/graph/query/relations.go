@@ -147,7 +147,10 @@ func references(ctx context.Context, st *store.Store, n graph.Node) ([]Item, str
 }
 
 // implementations: for an interface, the types that implement it; for any other
-// type, the interfaces it implements.
+// type, the interfaces it implements. Outside Go, a declared base that is an
+// interface counts too (a Python class deriving from a Protocol or an ABC, a
+// TypeScript interface extending another): those languages say "implements" with
+// extends clauses. Go's extends edges are embeddings, which implement nothing.
 func implementations(ctx context.Context, st *store.Store, n graph.Node) ([]Item, string, error) {
 	dir := store.Out
 	if n.Kind == graph.KindInterface {
@@ -156,6 +159,18 @@ func implementations(ctx context.Context, st *store.Store, n graph.Node) ([]Item
 	items, exact, err := edgesAround(ctx, st, n, graph.EdgeImplements, dir)
 	if err != nil {
 		return nil, "", err
+	}
+	if n.Language != "go" {
+		bases, _, err := edgesAround(ctx, st, n, graph.EdgeExtends, dir)
+		if err != nil {
+			return nil, "", err
+		}
+		for _, b := range bases {
+			if dir == store.In || b.Kind == string(graph.KindInterface) {
+				items = append(items, b)
+				exact = false
+			}
+		}
 	}
 	switch {
 	case !exact:

@@ -114,3 +114,40 @@ func TestBoundName(t *testing.T) {
 		}
 	}
 }
+
+func TestPythonProtocolsAndABCsAreInterfaces(t *testing.T) {
+	src := `import abc
+from typing import Protocol, Generic
+
+class Reader(Protocol):
+    def read(self) -> bytes: ...
+
+class Sized(Protocol[T]):
+    pass
+
+class Base(abc.ABC):
+    pass
+
+class Meta(metaclass=abc.ABCMeta):
+    pass
+
+class Plain(Generic[T], Base):
+    pass
+`
+	ff, err := Extract(context.Background(), "m.py", "python", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]string{}
+	for _, n := range ff.Nodes {
+		kinds[n.Name] = string(n.Kind)
+	}
+	for name, want := range map[string]string{"Reader": "interface", "Sized": "interface", "Base": "interface", "Meta": "interface", "Plain": "class"} {
+		if kinds[name] != want {
+			t.Errorf("%s is a %s, want %s", name, kinds[name], want)
+		}
+	}
+	if kinds["read"] != "method" {
+		t.Errorf("a Protocol's function is a %s, want a method", kinds["read"])
+	}
+}

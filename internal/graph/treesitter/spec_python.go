@@ -1,6 +1,8 @@
 package treesitter
 
 import (
+	"strings"
+
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/etalab-ia/albert-code/internal/graph"
@@ -13,7 +15,7 @@ var pythonSpec = Spec{
 	Refs: []string{"identifier"},
 	Defs: []DefRule{
 		{Node: "function_definition", Kind: graph.KindFunction, InType: graph.KindMethod, NameField: "name", BodyField: "body"},
-		{Node: "class_definition", Kind: graph.KindClass, NameField: "name", BodyField: "body"},
+		{Node: "class_definition", Kind: graph.KindClass, NameField: "name", BodyField: "body", KindOf: pythonClassKind},
 		{Node: "assignment", Kind: graph.KindVariable, InType: graph.KindField, NameField: "left", NameTypes: []string{"identifier"}},
 	},
 	Calls: []CallRule{
@@ -32,4 +34,33 @@ var pythonSpec = Spec{
 	DocWrappers: []string{"decorated_definition"},
 	Docstring:   true,
 	Exported:    notUnderscore,
+}
+
+// pythonClassKind makes a Protocol or an abstract base class an interface: a
+// class that names Protocol or ABC among its bases (typing.Protocol, Protocol[T],
+// abc.ABC) or ABCMeta as its metaclass. Python spells "implements" as deriving
+// from one, and the graph's implementations question follows.
+func pythonClassKind(n *sitter.Node, src []byte) graph.NodeKind {
+	bases := n.ChildByFieldName("superclasses")
+	if bases == nil {
+		return ""
+	}
+	last := func(s string) string {
+		s, _, _ = strings.Cut(s, "[")
+		return s[strings.LastIndex(s, ".")+1:]
+	}
+	for i := uint(0); i < bases.NamedChildCount(); i++ {
+		b := bases.NamedChild(i)
+		switch b.Kind() {
+		case "keyword_argument":
+			if fieldText(b, "name", src) == "metaclass" && last(fieldText(b, "value", src)) == "ABCMeta" {
+				return graph.KindInterface
+			}
+		default:
+			if name := last(text(b, src)); name == "Protocol" || name == "ABC" {
+				return graph.KindInterface
+			}
+		}
+	}
+	return ""
 }
