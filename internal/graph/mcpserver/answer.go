@@ -29,12 +29,23 @@ type Item struct {
 	Why string `json:"why,omitempty"`
 }
 
+// items converts answers' items, leaving out what repeats what the item or the
+// answer already says: the site's file when it is the item's own (a caller's
+// call is in the caller's file), and confidence and resolution when the type
+// checker drew the edge (the answer's certainty says exact). An agent pays for
+// every character it reads.
 func items(in []query.Item) []Item {
 	out := make([]Item, len(in))
 	for i, it := range in {
 		out[i] = Item{QName: it.QName, Kind: it.Kind, File: it.File, Line: it.Line, SiteFile: it.SiteFile,
 			SiteLine: it.SiteLine, Relation: it.Relation, Confidence: it.Confidence, Resolution: it.Resolution,
 			Hop: it.Hop, Via: it.Via, Why: it.Why}
+		if it.SiteFile == it.File {
+			out[i].SiteFile = ""
+		}
+		if it.Resolution == "types" && it.Confidence == 1 {
+			out[i].Confidence, out[i].Resolution = 0, ""
+		}
 	}
 	return out
 }

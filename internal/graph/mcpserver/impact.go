@@ -17,6 +17,8 @@ type ImpactParams struct {
 	Depth   int    `json:"depth,omitempty" jsonschema:"how many hops of dependents to walk (default 3, at most 10)"`
 	FromHop int    `json:"from_hop,omitempty" jsonschema:"first hop to return (default 1); by_hop says how many nodes each hop holds"`
 	ToHop   int    `json:"to_hop,omitempty" jsonschema:"last hop to return (default: the depth)"`
+	// AllDefinitions: see SymbolParams.
+	AllDefinitions bool `json:"all_definitions,omitempty" jsonschema:"when a bare name names several definitions, answer for all of them together instead of listing them to choose from"`
 	PageParams
 }
 
@@ -54,6 +56,9 @@ func (h *handler) impact(ctx context.Context, _ *mcp.CallToolRequest, in ImpactP
 		return nil, nil, err
 	}
 	fresh := h.freshness(ctx, st)
+	if res, done, err := h.ambiguous(a, in.AllDefinitions, fresh); done {
+		return res, nil, err
+	}
 	all := items(a.Items)
 	offset, limit := in.bounds(len(all), defaultLimit)
 	res, err := h.fitPage(offset, min(limit, len(all)-offset), func(n int) any {

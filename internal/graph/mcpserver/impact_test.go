@@ -70,3 +70,43 @@ func TestCommunitiesTool(t *testing.T) {
 		t.Errorf("unknown symbol = %s", resultText(res))
 	}
 }
+
+// A bare name naming several definitions gets the candidates, short, unless
+// all_definitions asks for every answer at once; items leave out what repeats
+// the item or the answer.
+func TestAmbiguousNameAndCompactItems(t *testing.T) {
+	t.Parallel()
+	root := indexedFixture(t)
+	cs, _ := connect(t, Config{Root: root})
+	var amb AmbiguousOut
+	res := call(t, cs, "find_callers", map[string]any{"symbol": "Area"}, &amb)
+	if res.IsError || !amb.Ambiguous || len(amb.Targets) < 3 || !strings.Contains(amb.Why, "qualified_name") {
+		t.Fatalf("find_callers(Area) = %s", resultText(res))
+	}
+	for _, tg := range amb.Targets {
+		if tg.File == "" || tg.Line == 0 || !strings.HasSuffix(tg.QName, ".Area") {
+			t.Errorf("target %+v", tg)
+		}
+	}
+	var all AnswerOut
+	res = call(t, cs, "find_callers", map[string]any{"symbol": "Area", "all_definitions": true}, &all)
+	if res.IsError || len(all.Targets) != len(amb.Targets) || len(all.Items) == 0 {
+		t.Fatalf("all_definitions = %s", resultText(res))
+	}
+	res = call(t, cs, "get_impact", map[string]any{"symbol": "Area"}, &amb)
+	if res.IsError || !amb.Ambiguous {
+		t.Fatalf("get_impact(Area) = %s", resultText(res))
+	}
+
+	var one AnswerOut
+	res = call(t, cs, "find_callers", map[string]any{"symbol": "example.com/fixture/shapes.Describe"}, &one)
+	text := resultText(res)
+	if res.IsError || len(one.Items) == 0 || strings.Contains(text, `"site_file"`) || strings.Contains(text, `"resolution"`) {
+		t.Fatalf("callers items should omit the site's file (the caller's own) and exact resolutions: %s", text)
+	}
+	for _, it := range one.Items {
+		if it.File == "" || it.Line == 0 || it.SiteLine == 0 {
+			t.Errorf("item %+v lacks its place", it)
+		}
+	}
+}
