@@ -1,0 +1,3 @@
+module example.com/accfixture
+
+go 1.22
