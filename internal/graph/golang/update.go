@@ -237,6 +237,9 @@ func readExport(fset *token.FileSet, view map[string]*types.Package, dep Import)
 		return nil, err
 	}
 	defer f.Close()
+	// The go command's export files are still archives (Go 1.26: "!<arch>"), which
+	// only NewReader opens; go/packages reads them the same way.
+	//lint:ignore SA1019 no replacement reads archive export data before Go 1.29
 	r, err := gcexportdata.NewReader(bufio.NewReader(f))
 	if err != nil {
 		return nil, err
