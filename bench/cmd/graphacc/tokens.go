@@ -76,7 +76,13 @@ func (m *mcpClient) ask(ctx context.Context, question, symbol string) (*Answer, 
 		if page == 0 {
 			all.Targets = a.Targets
 		}
-		all.Items = append(all.Items, a.Items...)
+		for _, it := range a.Items {
+			// MCP leaves out site_file when the site is in the item's own file.
+			if it.SiteFile == "" && it.SiteLine != 0 {
+				it.SiteFile = it.File
+			}
+			all.Items = append(all.Items, it)
+		}
 		if a.NextOffset == nil {
 			return all, nil
 		}
