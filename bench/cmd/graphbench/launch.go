@@ -4,72 +4,25 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
-	"runtime"
 	"strings"
-	"syscall"
 	"time"
+
+	benchlaunch "github.com/etalab-ia/albert-code/bench/internal/launch"
 )
 
-// Why a launcher: Go starts children with vfork (CLONE_VM), and Linux's execve
-// folds the old address space's high-water RSS, the parent's, into the child's
-// ru_maxrss. This driver holds stores and samples in memory, so a child started
-// directly would report at least the driver's peak. Each measured command is
-// therefore started by a fresh, small graphbench process in the launch role,
-// which waits for it and reports on fd 3. The launcher's own RSS, 12.4 MiB
-// (measured with /bin/true as the command), is the lowest figure the RSS
-// columns can show.
+// Each measured command is started by a fresh graphbench process in the launch
+// role (package launch says why); the launcher's own RSS, 12.4 MiB (measured with
+// /bin/true as the command), is the lowest figure the RSS columns can show.
 
-// measurement is what the launcher reports about its child. CPU and MaxRSS
-// include the children the command reaped (the go command that albert-code
-// runs to load Go packages): wait4 folds them in.
-type measurement struct {
-	Wall     time.Duration `json:"wall"`
-	CPU      time.Duration `json:"cpu"`
-	MaxRSS   int64         `json:"max_rss_kib"`
-	ExitCode int           `json:"exit_code"`
-}
+// measurement is what the launcher reports about its child.
+type measurement = benchlaunch.Measurement
 
-// reportFD is the launcher's report pipe: the driver's cmd.ExtraFiles[0].
-const reportFD = 3
-
-// launch runs argv with the launcher's stdio, environment and directory, and
-// writes its measurement on reportFD.
-func launch(argv []string) error {
-	if len(argv) == 0 {
-		return errors.New("launch: no command")
-	}
-	// The measured command must not inherit the report pipe, or the driver would
-	// wait for EOF as long as anything it started lives.
-	syscall.CloseOnExec(reportFD)
-	report := os.NewFile(reportFD, "report")
-	// Pdeathsig is tied to the forking thread: pin it, so that a launcher killed
-	// on timeout takes its command down.
-	runtime.LockOSThread()
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, os.Stdout, os.Stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-
-	start := time.Now()
-	err := cmd.Run()
-	m := measurement{Wall: time.Since(start)}
-	var exitErr *exec.ExitError
-	if err != nil && !errors.As(err, &exitErr) {
-		return fmt.Errorf("launch %s: %w", argv[0], err)
-	}
-	m.ExitCode = cmd.ProcessState.ExitCode()
-	m.CPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		m.MaxRSS = ru.Maxrss // KiB on Linux
-	}
-	if err := json.NewEncoder(report).Encode(m); err != nil {
-		return fmt.Errorf("write launch report: %w", err)
-	}
-	return report.Close()
-}
+// launch runs argv with the launcher's stdout, stderr, environment and directory
+// (no stdin), and reports on the pipe.
+func launch(argv []string) error { return benchlaunch.Child(argv, nil) }
 
 // launcher starts measured commands through self in the launch role.
 type launcher struct {
