@@ -16,7 +16,7 @@ import (
 
 // snapshotVersion changes whenever Snapshot's meaning does; an older snapshot is
 // then ignored and the next run is a full load.
-const snapshotVersion = 1
+const snapshotVersion = 2
 
 // Snapshot is what a full load learnt that lets Update re-check one package
 // without the go command: which package variant analyses each file, where each
@@ -51,6 +51,9 @@ type Variant struct {
 	// Surface fingerprints the package-level declarations (not the bodies): when
 	// it is unchanged after an edit, no other package can see a difference.
 	Surface string `json:"surface"`
+	// Objects fingerprints each package-level declaration by name (a type with its
+	// methods), so Update can tell an addition from a change.
+	Objects map[string]string `json:"objects"`
 	// Incapable, when set, says why this variant cannot be re-checked alone
 	// (type errors, cgo, an import without export data).
 	Incapable string `json:"incapable,omitempty"`
@@ -106,29 +109,38 @@ func hashStrings(ss []string) string {
 // methods), unexported ones included since the package's own files use them.
 // Function bodies, comments and positions are not part of it.
 func surface(pkg *types.Package) string {
+	objs := objects(pkg)
+	lines := make([]string, 0, 2*len(objs))
+	for _, name := range pkg.Scope().Names() { // sorted
+		lines = append(lines, name, objs[name])
+	}
+	return hashStrings(lines)
+}
+
+// objects fingerprints each package-level object of pkg by name.
+func objects(pkg *types.Package) map[string]string {
 	q := func(p *types.Package) string { return p.Path() }
 	scope := pkg.Scope()
-	var lines []string
+	out := make(map[string]string, scope.Len())
 	for _, name := range scope.Names() {
 		obj := scope.Lookup(name)
-		lines = append(lines, types.ObjectString(obj, q))
+		lines := []string{types.ObjectString(obj, q)}
 		if c, ok := obj.(*types.Const); ok {
 			lines = append(lines, c.Val().ExactString()) // other packages fold it
 		}
-		tn, ok := obj.(*types.TypeName)
-		if !ok || tn.IsAlias() {
-			continue
-		}
-		if n, ok := tn.Type().(*types.Named); ok {
-			var methods []string
-			for i := range n.NumMethods() {
-				methods = append(methods, types.ObjectString(n.Method(i), q))
+		if tn, ok := obj.(*types.TypeName); ok && !tn.IsAlias() {
+			if n, ok := tn.Type().(*types.Named); ok {
+				var methods []string
+				for i := range n.NumMethods() {
+					methods = append(methods, types.ObjectString(n.Method(i), q))
+				}
+				slices.Sort(methods) // source order spans files; the set is what counts
+				lines = append(lines, methods...)
 			}
-			slices.Sort(methods) // source order spans files; the set is what counts
-			lines = append(lines, methods...)
 		}
+		out[name] = hashStrings(lines)
 	}
-	return hashStrings(lines)
+	return out
 }
 
 // fileHeader fingerprints the part of a file that decides which package and
@@ -216,6 +228,7 @@ func (ex *extraction) variant(p *packages.Package) *Variant {
 	}
 	if p.Types != nil {
 		v.Surface = surface(p.Types)
+		v.Objects = objects(p.Types)
 	}
 	return v
 }

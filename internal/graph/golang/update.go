@@ -149,7 +149,9 @@ func (ex *extraction) recheck(key string, snap *Snapshot, changed []string) erro
 		return err
 	}
 	if surface(pkg) != v.Surface {
-		return fullLoad("package-level declarations of %s changed", v.PkgPath)
+		if why := onlyAdditions(v, pkg); why != "" {
+			return fullLoad("package-level declarations of %s changed (%s)", v.PkgPath, why)
+		}
 	}
 	p := &packages.Package{ID: key, PkgPath: v.PkgPath, Name: v.Name, Types: pkg, TypesInfo: info, Syntax: files, Fset: fset}
 	units := make([]unit, len(files))
@@ -174,6 +176,39 @@ func (ex *extraction) recheck(key string, snap *Snapshot, changed []string) erro
 		fx.uses()
 	}
 	return nil
+}
+
+// onlyAdditions explains why pkg's declarations differ from the variant's
+// recorded ones in a way that may reach other files, or returns "" when the only
+// difference is new functions, variables or constants. Those reach nothing yet:
+// no other file can use them without changing too (and a package that uses them
+// type-checks against the old export data, fails, and takes the full load), and
+// they add no method, so no implements edge moves. A new type could implement
+// interfaces elsewhere; a changed or removed declaration reaches its users.
+func onlyAdditions(v *Variant, pkg *types.Package) string {
+	if v.Objects == nil {
+		return "no record of its declarations"
+	}
+	now := objects(pkg)
+	for name, h := range v.Objects {
+		switch got, ok := now[name]; {
+		case !ok:
+			return name + " removed"
+		case got != h:
+			return name + " changed"
+		}
+	}
+	for name := range now {
+		if _, old := v.Objects[name]; old {
+			continue
+		}
+		switch pkg.Scope().Lookup(name).(type) {
+		case *types.Func, *types.Var, *types.Const:
+		default:
+			return "new type " + name
+		}
+	}
+	return ""
 }
 
 // typeCheck checks one variant's files, its imports read from export data.

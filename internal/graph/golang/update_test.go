@@ -97,6 +97,8 @@ func TestUpdateMatchesFullLoad(t *testing.T) {
 			"if got := Describe(fakeShape{}); got == \"\" || Default.Area() < 0 {"},
 		{"fields and generics of other packages", "app/app.go", "\tw.Describe()\n", "\tw.Describe()\n\t_ = shapes.Square{Side: 3}.Side\n\t_ = container.Sum[float64](1, 2)\n"},
 		{"main package", "cmd/fixture/main.go", "func main() {", "func main() {\n\tprintln(\"start\")"},
+		{"new function and constant", "shapes/shapes.go", "// Sq is an alias.",
+			"// Extra is new.\nfunc Extra() float64 { return Pi * Default.Area() }\n\nconst Tau = 2 * Pi\n\n// Sq is an alias."},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -127,7 +129,8 @@ func TestUpdateRefusesWhatReachesOtherPackages(t *testing.T) {
 	cases := []struct{ name, rel, old, new, reason string }{
 		{"new method", "shapes/shapes.go", "// Sq is an alias.", "func (c Celsius) Kelvin() float64 { return float64(c) + 273.15 }\n\n// Sq is an alias.", "declarations"},
 		{"struct tag", "shapes/shapes.go", "Side float64 // length of a side", "Side float64 `json:\"side\"`", "declarations"},
-		{"new function", "shapes/shapes.go", "// Sq is an alias.", "func Extra() {}\n\n// Sq is an alias.", "declarations"},
+		{"new type", "shapes/shapes.go", "// Sq is an alias.", "type Extra struct{}\n\nfunc (Extra) Area() float64 { return 0 }\n\n// Sq is an alias.", "new type Extra"},
+		{"removed function", "shapes/shapes.go", "func Describe(", "func describe(", "Describe removed"},
 		{"constant value", "shapes/shapes.go", "const Pi = 3.14", "const Pi = 3.1416", "declarations"},
 		{"imports", "shapes/shapes.go", "\"strings\"\n", "\"strings\"\n\t\"os\"\n", "imports"},
 		{"build constraint", "shapes/shapes.go", "// Package shapes", "//go:build linux\n\n// Package shapes", "build constraints"},

@@ -104,15 +104,39 @@ func TestGoDeclarationEditReloadsTheModule(t *testing.T) {
 	}
 	name := filepath.Join(root, "api", "api.go")
 	src, _ := os.ReadFile(name)
-	if err := os.WriteFile(name, []byte(strings.Replace(string(src), "func Use(", "func UseIt(", 1)+
-		"\nfunc Use(s Store, k string) error { return UseIt(s, k) }\n"), 0o644); err != nil {
+
+	// A new function reaches nothing yet: incremental, and still equal to a rebuild.
+	added := strings.Replace(string(src), "func Use(", "func UseIt(", 1) +
+		"\n// Use stores k.\nfunc Use(s Store, k string) error { return UseIt(s, k) }\n"
+	if err := os.WriteFile(name, []byte(added), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	rep, err := Run(ctx, root, st, opts)
+	if err != nil || rep.GoMode != "incremental" {
+		t.Fatalf("new function: %+v, %v; want an incremental run", rep, err)
+	}
+	fresh := openStore(t)
+	if _, err := Run(ctx, root, fresh, Options{Go: golang.DefaultOptions(), Rebuild: true}); err != nil {
+		t.Fatal(err)
+	}
+	got, want := dump(t, st), dump(t, fresh)
+	for table := range want {
+		if !reflect.DeepEqual(got[table], want[table]) {
+			t.Errorf("%s after adding a function differs from a rebuild\n got: %q\nwant: %q", table, got[table], want[table])
+		}
+	}
+
+	// A changed signature reaches its callers in other packages (mem calls Use):
+	// full load.
+	changed := strings.Replace(added, "func Use(s Store, k string) error", "func Use(s Store, k string, more ...int) error", 1)
+	if err := os.WriteFile(name, []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err = Run(ctx, root, st, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.GoMode != "full" || !strings.Contains(rep.GoFullReason, "declarations") {
+	if rep.GoMode != "full" || !strings.Contains(rep.GoFullReason, "declarations") || !strings.Contains(rep.GoFullReason, "Use changed") {
 		t.Fatalf("declaration edit: mode %q reason %q, want a full load saying why", rep.GoMode, rep.GoFullReason)
 	}
 	// go.mod alone (no .go file changed) reloads too.
