@@ -112,6 +112,9 @@ func (w *walker) resolveRefs() {
 				}
 				seen[key] = true
 			}
+			if w.locals[r.from][r.name] {
+				continue // a local of the same name: the use is the local's
+			}
 			ds := w.byName[r.name]
 			switch {
 			case len(ds) == 1 && ds[0].qname != r.from:
@@ -172,4 +175,26 @@ func boundName(lang, module string) string {
 		return m[i+1:]
 	}
 	return m
+}
+
+// local records the names a local definition (an assignment or a declaration
+// inside a function) binds in the function fn, so uses of those names there are
+// not taken for module-level definitions of the same name.
+func (w *walker) local(n *sitter.Node, rule *DefRule, fn string) {
+	if rule.NameField == "" {
+		return
+	}
+	c := n.Walk()
+	defer c.Close()
+	for _, nm := range n.ChildrenByFieldName(rule.NameField, c) {
+		if rule.NameTypes != nil && !slices.Contains(rule.NameTypes, nm.Kind()) {
+			continue
+		}
+		if name := text(&nm, w.src); name != "" && len(name) <= maxName {
+			if w.locals[fn] == nil {
+				w.locals[fn] = map[string]bool{}
+			}
+			w.locals[fn][name] = true
+		}
+	}
 }

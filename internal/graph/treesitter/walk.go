@@ -76,6 +76,7 @@ type walker struct {
 	// Name uses (Spec.Refs): the nodes that are not uses (definition names, member
 	// halves), the end of the last callee read (its names are the call), the uses.
 	refKinds  map[string]bool
+	locals    map[string]map[string]bool // function qname → names it binds locally
 	skip      map[uintptr]bool
 	calleeEnd uint
 	refs      []refSite
@@ -90,7 +91,7 @@ func newWalker(ctx context.Context, spec *Spec, rel, lang string, src []byte, de
 		defRules: map[string]*DefRule{}, callRules: map[string]*CallRule{},
 		heritage: map[string][]HeritageRule{}, members: map[string]MemberRule{},
 		defs: map[string]*def{}, byName: map[string][]*def{},
-		refKinds: map[string]bool{}, skip: map[uintptr]bool{}}
+		refKinds: map[string]bool{}, skip: map[uintptr]bool{}, locals: map[string]map[string]bool{}}
 	for _, k := range spec.Refs {
 		w.refKinds[k] = true
 	}
@@ -223,7 +224,8 @@ func (w *walker) define(n *sitter.Node, rule *DefRule, scope []frame) (frame, bo
 		}
 	}
 	if inFunc && !isCallable(kind) && !isType(kind) {
-		return frame{}, false // locals are not graph nodes
+		w.local(n, rule, parent) // locals are not graph nodes, but they shadow names
+		return frame{}, false
 	}
 	owner := ""
 	if w.spec.Scope != nil {
