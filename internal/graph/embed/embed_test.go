@@ -93,8 +93,9 @@ func TestRankUsesTheCacheAndSaysWhatItSaw(t *testing.T) {
 	fm := fakemodel.NewTest(t, fakemodel.Script{})
 	leg := newLeg(t, fm)
 	st := storeWith(t,
-		graph.Node{QName: "a.py::load_settings", Kind: graph.KindFunction, Name: "load_settings", File: "a.py", Line: 1, Doc: "Read the configuration file."},
-		graph.Node{QName: "b.py::draw", Kind: graph.KindFunction, Name: "draw", File: "b.py", Line: 1, Doc: "Paint the widget on screen."},
+		// The doc alone matches the query: a text without it would rank by name.
+		graph.Node{QName: "a.py::draw", Kind: graph.KindFunction, Name: "draw", File: "a.py", Line: 1, Doc: "Paint the widget on screen."},
+		graph.Node{QName: "b.py::load_settings", Kind: graph.KindFunction, Name: "load_settings", File: "b.py", Line: 1, Doc: "Read the configuration file."},
 		graph.Node{QName: "b.py", Kind: graph.KindFile, Name: "b.py", File: "b.py", Line: 1},
 	)
 	ctx := context.Background()
@@ -102,7 +103,7 @@ func TestRankUsesTheCacheAndSaysWhatItSaw(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || got[0] != "a.py::load_settings" {
+	if len(got) != 2 || got[0] != "b.py::load_settings" {
 		t.Fatalf("rank = %v (files are not searchable)", got)
 	}
 	if !strings.Contains(note, "bge-m3, 2 of 2 symbols embedded") {

@@ -177,7 +177,7 @@ type communityGraph struct {
 }
 
 func loadCommunityGraph(ctx context.Context, st *store.Store) (*communityGraph, error) {
-	all, err := st.AllNodes(ctx)
+	all, err := st.PassNodes(ctx) // no signatures or docs needed
 	if err != nil {
 		return nil, err
 	}

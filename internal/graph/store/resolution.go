@@ -230,10 +230,10 @@ func (s *Store) ExtractedEdges(ctx context.Context, file string, kinds ...graph.
 }
 
 // PassNodes returns every node with what the pass reads of it (qualified name,
-// kind, name, file, line, language, exported), ordered by file: one query where a
-// full pass would otherwise ask file by file.
+// kind, name, file, line, language, exported), ordered by file then qualified
+// name: one query where a full pass would otherwise ask file by file.
 func (s *Store) PassNodes(ctx context.Context) ([]graph.Node, error) {
-	rows, err := s.reader().QueryContext(ctx, `SELECT qname, kind, name, file, line, language, exported FROM nodes ORDER BY file`)
+	rows, err := s.reader().QueryContext(ctx, `SELECT qname, kind, name, file, line, language, exported FROM nodes ORDER BY file, qname`)
 	if err != nil {
 		return nil, s.wrap("read nodes", err)
 	}

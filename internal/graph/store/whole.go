@@ -7,28 +7,10 @@ import (
 	"github.com/etalab-ia/albert-code/internal/graph"
 )
 
-// AllNodes returns every node without its signature and doc, ordered by qualified
-// name: the vertices for whole-graph algorithms (communities).
+// AllNodes returns every node, signature and doc included, ordered by qualified
+// name (the embeddings leg reads them all). PassNodes is the lighter list.
 func (s *Store) AllNodes(ctx context.Context) ([]graph.Node, error) {
-	rows, err := s.reader().QueryContext(ctx, `SELECT qname, kind, name, file, line, language, exported FROM nodes ORDER BY qname`)
-	if err != nil {
-		return nil, s.wrap("read all nodes", err)
-	}
-	defer rows.Close()
-	var out []graph.Node
-	for rows.Next() {
-		var n graph.Node
-		var kind string
-		if err := rows.Scan(&n.QName, &kind, &n.Name, &n.File, &n.Line, &n.Language, &n.Exported); err != nil {
-			return nil, s.wrap("read all nodes", err)
-		}
-		n.Kind = graph.NodeKind(kind)
-		out = append(out, n)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, s.wrap("read all nodes", err)
-	}
-	return out, nil
+	return s.nodes(ctx, `SELECT `+nodeColumns+` FROM nodes ORDER BY qname`)
 }
 
 // AllEdges returns every edge of the given kinds (all kinds when none), src and
