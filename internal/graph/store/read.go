@@ -92,16 +92,23 @@ func (s *Store) Edges(ctx context.Context, qname string, kind graph.EdgeKind, di
 	if dir == In {
 		col = "dst"
 	}
-	query := `SELECT src, dst, kind, confidence, resolution, file, line FROM edges WHERE ` + col + ` = ?`
+	query := `SELECT ` + edgeColumns + ` FROM edges WHERE ` + col + ` = ?`
 	args := []any{qname}
 	if kind != "" {
 		query += ` AND kind = ?`
 		args = append(args, string(kind))
 	}
 	query += ` ORDER BY file, line, src, dst, kind`
+	return s.edges(ctx, "edges of "+qname, query, args...)
+}
+
+const edgeColumns = `src, dst, kind, confidence, resolution, file, line`
+
+// edges runs a query selecting edgeColumns; op names it in errors.
+func (s *Store) edges(ctx context.Context, op, query string, args ...any) ([]graph.Edge, error) {
 	rows, err := s.reader().QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, s.wrap("edges of "+qname, err)
+		return nil, s.wrap(op, err)
 	}
 	defer rows.Close()
 	var out []graph.Edge
@@ -109,13 +116,13 @@ func (s *Store) Edges(ctx context.Context, qname string, kind graph.EdgeKind, di
 		var e graph.Edge
 		var k, res string
 		if err := rows.Scan(&e.From, &e.To, &k, &e.Confidence, &res, &e.File, &e.Line); err != nil {
-			return nil, s.wrap("edges of "+qname, err)
+			return nil, s.wrap(op, err)
 		}
 		e.Kind, e.Resolution = graph.EdgeKind(k), graph.Resolution(res)
 		out = append(out, e)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, s.wrap("edges of "+qname, err)
+		return nil, s.wrap(op, err)
 	}
 	return out, nil
 }

@@ -203,30 +203,12 @@ func (s *Store) ExtractedEdges(ctx context.Context, file string, kinds ...graph.
 	for i, k := range kinds {
 		args, marks[i] = append(args, string(k)), "?"
 	}
-	query := `SELECT src, dst, kind, confidence, resolution, file, line FROM edges
+	query := `SELECT ` + edgeColumns + ` FROM edges
 		WHERE NOT derived AND kind IN (` + strings.Join(marks, ", ") + `)`
 	if file != "" {
 		query, args = query+` AND file = ?`, append(args, file)
 	}
-	rows, err := s.reader().QueryContext(ctx, query+` ORDER BY file, line, src, dst`, args...)
-	if err != nil {
-		return nil, s.wrap("edges of "+file, err)
-	}
-	defer rows.Close()
-	var out []graph.Edge
-	for rows.Next() {
-		var e graph.Edge
-		var k, res string
-		if err := rows.Scan(&e.From, &e.To, &k, &e.Confidence, &res, &e.File, &e.Line); err != nil {
-			return nil, s.wrap("edges of "+file, err)
-		}
-		e.Kind, e.Resolution = graph.EdgeKind(k), graph.Resolution(res)
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, s.wrap("edges of "+file, err)
-	}
-	return out, nil
+	return s.edges(ctx, "edges of "+file, query+` ORDER BY file, line, src, dst`, args...)
 }
 
 // PassNodes returns every node with what the pass reads of it (qualified name,
