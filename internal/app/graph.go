@@ -266,12 +266,8 @@ implementations) within a budget.`,
 				}
 			}
 			a, err := query.AskWith(ctx, st, args[0], args[1], opts)
-			var unknown *query.UnknownSymbolError
-			if errors.As(err, &unknown) {
-				return &exitError{code: ExitError, err: err}
-			}
 			if err != nil {
-				return usageError("%v", err)
+				return questionError(err)
 			}
 			fresh, ferr := index.CheckFreshness(ctx, root, st, index.Limits{})
 			if asJSON {
@@ -519,6 +515,16 @@ func newGraphEntryPointsCmd(repo *string) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
+}
+
+// questionError is a question's failure as the command reports it: an unknown
+// symbol (with its suggestions) is an error, a bad parameter a usage error.
+func questionError(err error) error {
+	var unknown *query.UnknownSymbolError
+	if errors.As(err, &unknown) {
+		return &exitError{code: ExitError, err: err}
+	}
+	return usageError("%v", err)
 }
 
 // printJSON writes v as indented JSON, the --json output of every graph command.

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"errors"
 	"fmt"
 	"text/tabwriter"
 
@@ -29,12 +28,8 @@ func newGraphCommunitiesCmd(repo *string) *cobra.Command {
 				symbol = args[0]
 			}
 			a, err := query.Communities(cmd.Context(), st, symbol, opt)
-			var unknown *query.UnknownSymbolError
-			if errors.As(err, &unknown) {
-				return &exitError{code: ExitError, err: err}
-			}
 			if err != nil {
-				return usageError("%v", err)
+				return questionError(err)
 			}
 			fresh, ferr := index.CheckFreshness(cmd.Context(), root, st, index.Limits{})
 			if asJSON {
