@@ -129,7 +129,7 @@ func TestPythonAcrossFiles(t *testing.T) {
 		edgeEnds(t, st, "app/service.py::Service", graph.EdgeExtends), "app/models.py::Audited [import]")
 
 	reasons := unresolvedReasons(t, st, run)
-	if reasons["close"] != "ambiguous: 2 definitions" || reasons["os.path.join"] != "external module os" || len(reasons) != 2 {
+	if reasons["close"] != "ambiguous: more than one definition" || reasons["os.path.join"] != "external module os" || len(reasons) != 2 {
 		t.Errorf("unresolved in run = %q", reasons)
 	}
 	a, err := query.Ask(context.Background(), st, "callees", run)
@@ -209,7 +209,7 @@ func TestPythonAcrossFiles(t *testing.T) {
 		t.Errorf("after adding again.py, pass = %+v; want again.py, service.py and main.py", c)
 	}
 	expect(t, "callers of only_here once ambiguous", related(t, st, "callers", "app/lonely.py::only_here"))
-	if r := unresolvedReasons(t, st, run)["only_here"]; r != "ambiguous: 2 definitions" {
+	if r := unresolvedReasons(t, st, run)["only_here"]; r != "ambiguous: more than one definition" {
 		t.Errorf("only_here after the second definition: %q", r)
 	}
 }
@@ -255,7 +255,7 @@ func TestTypeScriptAcrossFiles(t *testing.T) {
 	reasons := unresolvedReasons(t, st, run)
 	want := map[string]string{
 		"React.createElement": "external module react",
-		"close":               "ambiguous: 2 definitions",
+		"close":               "ambiguous: more than one definition",
 		"later":               "not found: module ./later",
 	}
 	if len(reasons) != len(want) {

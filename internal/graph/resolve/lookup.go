@@ -4,7 +4,6 @@ import (
 	"path"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/etalab-ia/albert-code/internal/graph"
@@ -380,7 +379,7 @@ func (v *view) byName(name string, lang *Language, c kindClass, d *deps) outcome
 		d.file(fileOf(r.first.QName))
 		return outcome{to: r.first.QName, res: graph.ResolvedName, conf: confName}
 	}
-	return outcome{reason: "ambiguous: " + strconv.Itoa(r.n) + " definitions"}
+	return outcome{reason: "ambiguous: more than one definition"}
 }
 
 func importOutcome(to string, choice bool, conf float64) outcome {

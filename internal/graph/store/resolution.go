@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strconv"
 	"strings"
@@ -237,8 +236,10 @@ func (s *Store) PassNodes(ctx context.Context) ([]graph.Node, error) {
 }
 
 // CountDefinitions counts the exported definitions named name, written in one of
-// languages, of one of kinds; first is the one with the smallest qualified name
-// (the only one when the count is 1).
+// languages, of one of kinds, stopping at two: the resolution pass only tells
+// none, one and several apart, and stopping spares it reading the thousands of
+// rows a common method name has (`area` in 1,900 classes took 2.8 ms, two rows
+// 40 µs). first is the only one when the count is 1.
 func (s *Store) CountDefinitions(ctx context.Context, name string, languages []string, kinds []graph.NodeKind) (int, graph.Node, error) {
 	args := []any{name}
 	var lm, km []string
@@ -248,17 +249,32 @@ func (s *Store) CountDefinitions(ctx context.Context, name string, languages []s
 	for _, k := range kinds {
 		args, km = append(args, string(k)), append(km, "?")
 	}
-	// SQLite takes the bare columns of an aggregate with min() from the row that
-	// holds the minimum.
-	var n int
-	var q, file, kind sql.NullString
-	err := s.reader().QueryRowContext(ctx, `SELECT count(*), min(qname), file, kind FROM nodes
-		WHERE name = ? AND exported AND language IN (`+strings.Join(lm, ", ")+`) AND kind IN (`+strings.Join(km, ", ")+`)`,
-		args...).Scan(&n, &q, &file, &kind)
+	rows, err := s.reader().QueryContext(ctx, `SELECT qname, file, kind FROM nodes
+		WHERE name = ? AND exported AND language IN (`+strings.Join(lm, ", ")+`) AND kind IN (`+strings.Join(km, ", ")+`)
+		LIMIT 2`, args...)
 	if err != nil {
 		return 0, graph.Node{}, s.wrap("count definitions of "+name, err)
 	}
-	return n, graph.Node{QName: q.String, Name: name, File: file.String, Kind: graph.NodeKind(kind.String)}, nil
+	defer rows.Close()
+	n, first := 0, graph.Node{Name: name}
+	for rows.Next() {
+		n++
+		if n > 1 {
+			continue
+		}
+		var kind string
+		if err := rows.Scan(&first.QName, &first.File, &kind); err != nil {
+			return 0, graph.Node{}, s.wrap("count definitions of "+name, err)
+		}
+		first.Kind = graph.NodeKind(kind)
+	}
+	if err := rows.Err(); err != nil {
+		return 0, graph.Node{}, s.wrap("count definitions of "+name, err)
+	}
+	if n != 1 {
+		first = graph.Node{}
+	}
+	return n, first, nil
 }
 
 // Definitions lists at most limit exported definitions named name, written in

@@ -202,7 +202,9 @@ func TestPassReads(t *testing.T) {
 		n         int
 		firstFile string
 	}{
-		{[]string{"python"}, []graph.NodeKind{graph.KindFunction}, 2, "a.py"},
+		{[]string{"python"}, []graph.NodeKind{graph.KindFunction}, 2, ""}, // several: no first
+		// Three definitions count as two: the count stops there.
+		{[]string{"python", "typescript"}, []graph.NodeKind{graph.KindFunction}, 2, ""},
 		{[]string{"python"}, []graph.NodeKind{graph.KindMethod}, 1, "a.py"},
 		{[]string{"typescript", "javascript"}, []graph.NodeKind{graph.KindFunction, graph.KindClass}, 1, "b.ts"},
 		{[]string{"go"}, []graph.NodeKind{graph.KindFunction}, 0, ""},
