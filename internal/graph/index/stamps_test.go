@@ -63,6 +63,19 @@ func TestStampsSkipReadingUnchangedFiles(t *testing.T) {
 	if hashOf(sc, "a.py") != "planted" {
 		t.Fatalf("a trusted stamp was not used: a.py hashed %s", hashOf(sc, "a.py"))
 	}
+	// Once every stamp is trusted, a scan leaves the stamps file alone (a rename
+	// over it would give it a new inode).
+	plant("b.py", hashOf(sc, "b.py"), later)
+	before, err := os.Stat(stampPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ScanTreeStamped(ctx, root, Limits{}, stampPath); err != nil {
+		t.Fatal(err)
+	}
+	if after, err := os.Stat(stampPath); err != nil || !os.SameFile(before, after) {
+		t.Fatalf("a scan that changed nothing rewrote the stamps (%v)", err)
+	}
 
 	// Any write moves the change time: the file is read, the planted hash is gone.
 	plant("a.py", "planted", later)
