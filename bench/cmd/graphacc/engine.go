@@ -21,6 +21,8 @@ type Item struct {
 	Line     int    `json:"line"`
 	SiteFile string `json:"site_file,omitempty"`
 	SiteLine int    `json:"site_line,omitempty"`
+	// MoreSites (MCP) are further sites of the same item in the same file.
+	MoreSites []int `json:"more_sites,omitempty"`
 }
 
 // Answer is the part of the engine's answer the harness reads.

@@ -77,11 +77,7 @@ func (m *mcpClient) ask(ctx context.Context, question, symbol string) (*Answer, 
 			all.Targets = a.Targets
 		}
 		for _, it := range a.Items {
-			// MCP leaves out site_file when the site is in the item's own file.
-			if it.SiteFile == "" && it.SiteLine != 0 {
-				it.SiteFile = it.File
-			}
-			all.Items = append(all.Items, it)
+			all.Items = append(all.Items, mcpSites(it)...)
 		}
 		if a.NextOffset == nil {
 			return all, nil
@@ -201,4 +197,25 @@ func writeTokenTable(w io.Writer, runs []*Run) error {
 		}
 	}
 	return tw.Flush()
+}
+
+// mcpSites undoes what MCP leaves out of an item, one item per site as the
+// command line writes them: site_file when the site is in the item's own file,
+// site_line when the site is the definition itself, and the further sites
+// gathered in more_sites.
+func mcpSites(it Item) []Item {
+	if it.SiteFile == "" {
+		it.SiteFile = it.File
+		if it.SiteLine == 0 {
+			it.SiteLine = it.Line
+		}
+	}
+	more := it.MoreSites
+	it.MoreSites = nil
+	out := []Item{it}
+	for _, l := range more {
+		it.SiteLine = l
+		out = append(out, it)
+	}
+	return out
 }

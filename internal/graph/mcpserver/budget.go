@@ -24,12 +24,13 @@ const (
 	maxLimit     = 1000
 )
 
-// Page is the part of every paged answer that says where the page sits.
+// Page is the part of every paged answer that says where the page sits: offset
+// (absent on the first page) and total_count; the page's own count is its
+// items' length.
 type Page struct {
-	Offset        int  `json:"offset"`
-	ReturnedCount int  `json:"returned_count"`
-	TotalCount    int  `json:"total_count"`
-	Truncated     bool `json:"truncated"`
+	Offset     int  `json:"offset,omitempty"`
+	TotalCount int  `json:"total_count"`
+	Truncated  bool `json:"truncated"`
 	// NextOffset is where the next page starts; absent on the last page.
 	NextOffset *int `json:"next_offset,omitempty"`
 }
@@ -50,7 +51,7 @@ func (p PageParams) bounds(total, def int) (offset, limit int) {
 
 // newPage describes n items returned from offset out of total.
 func newPage(offset, n, total int) Page {
-	p := Page{Offset: offset, ReturnedCount: n, TotalCount: total, Truncated: offset+n < total}
+	p := Page{Offset: offset, TotalCount: total, Truncated: offset+n < total}
 	if p.Truncated {
 		next := offset + n
 		p.NextOffset = &next

@@ -59,12 +59,12 @@ func (h *handler) impact(ctx context.Context, _ *mcp.CallToolRequest, in ImpactP
 	if res, done, err := h.ambiguous(a, in.AllDefinitions, fresh); done {
 		return res, nil, err
 	}
-	all := items(a.Items)
+	all := items(a.Items, "")
 	offset, limit := in.bounds(len(all), defaultLimit)
 	res, err := h.fitPage(offset, min(limit, len(all)-offset), func(n int) any {
 		return ImpactOut{
 			AnswerOut: AnswerOut{Question: a.Question, Symbol: a.Symbol, Certainty: a.Certainty, Why: a.Why,
-				Targets: items(a.Targets), Items: all[offset : offset+n], Page: newPage(offset, n, len(all)), Freshness: fresh},
+				Targets: items(a.Targets, ""), Items: all[offset : offset+n], Page: newPage(offset, n, len(all)), Freshness: fresh},
 			Depth: a.Depth, Reached: a.TotalCount, ByHop: a.ByHop, FromHop: a.FromHop, ToHop: a.ToHop,
 			NextHop: a.NextHop, WalkTruncated: a.Truncated,
 		}

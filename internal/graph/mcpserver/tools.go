@@ -138,7 +138,7 @@ func (h *handler) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchP
 	if err != nil {
 		return nil, nil, err
 	}
-	all := items(a.Items)
+	all := items(a.Items, "")
 	why := a.Why
 	if len(a.Items) == searchCap {
 		why += "; only the first 1000 hits are ranked, so total_count is a lower bound"
@@ -183,7 +183,7 @@ func (h *handler) ambiguous(a *query.Answer, all bool, fresh *Freshness) (*mcp.C
 	}
 	res, err := h.fitWhole(AmbiguousOut{Question: a.Question, Symbol: a.Symbol, Ambiguous: true,
 		Why:     fmt.Sprintf("%q names %d definitions: ask again with one qualified_name, or set all_definitions", a.Symbol, len(a.Targets)),
-		Targets: items(a.Targets), Freshness: fresh}, false)
+		Targets: items(a.Targets, ""), Freshness: fresh}, false)
 	return res, true, err
 }
 
@@ -229,12 +229,12 @@ func (h *handler) question(kind string) mcp.ToolHandlerFor[SymbolParams, any] {
 		if res, done, err := h.ambiguous(a, in.AllDefinitions || kind == "definition", fresh); done {
 			return res, nil, err
 		}
-		all := items(a.Items)
+		all := items(a.Items, questionRelation[kind])
 		offset, limit := in.bounds(len(all), defaultLimit)
 		want := min(limit, len(all)-offset)
 		res, err = h.fitPage(offset, want, func(n int) any {
 			return AnswerOut{Question: a.Question, Symbol: a.Symbol, Certainty: a.Certainty, Why: a.Why,
-				Targets: items(a.Targets), Items: all[offset : offset+n], Page: newPage(offset, n, len(all)), Freshness: fresh}
+				Targets: items(a.Targets, ""), Items: all[offset : offset+n], Page: newPage(offset, n, len(all)), Freshness: fresh}
 		})
 		return res, nil, err
 	}
@@ -283,7 +283,7 @@ func (h *handler) symbol(ctx context.Context, _ *mcp.CallToolRequest, in SymbolP
 		certainty = query.LowerBound
 	}
 	fresh := h.freshness(ctx, st)
-	in1, in2 := items(callers.Items), items(callees.Items)
+	in1, in2 := items(callers.Items, "calls"), items(callees.Items, "calls")
 	total := max(len(in1), len(in2))
 	offset, limit := in.bounds(total, defaultLimit)
 	want := min(limit, total-offset)
@@ -292,7 +292,7 @@ func (h *handler) symbol(ctx context.Context, _ *mcp.CallToolRequest, in SymbolP
 		return Section{Certainty: a.Certainty, Why: a.Why, Items: all[lo:hi], TotalCount: len(all)}
 	}
 	res, err = h.fitPage(offset, want, func(n int) any {
-		return SymbolOut{Symbol: in.Symbol, Certainty: certainty, Definitions: items(def.Items),
+		return SymbolOut{Symbol: in.Symbol, Certainty: certainty, Definitions: items(def.Items, ""),
 			Callers: section(callers, in1, n), Callees: section(callees, in2, n),
 			Page: newPage(offset, n, total), Freshness: fresh}
 	})
@@ -400,7 +400,7 @@ func (h *handler) entryPoints(ctx context.Context, _ *mcp.CallToolRequest, in Pa
 	if err != nil {
 		return nil, nil, err
 	}
-	all := items(a.Items)
+	all := items(a.Items, "")
 	fresh := h.freshness(ctx, st)
 	offset, limit := in.bounds(len(all), 50)
 	res, err := h.fitPage(offset, min(limit, len(all)-offset), func(n int) any {
