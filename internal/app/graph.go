@@ -115,11 +115,14 @@ func newGraphIndexCmd() *cobra.Command {
 					return err
 				}
 			}
-			st, err := store.Open(path)
+			st, rebuilt, err := store.OpenOrRebuild(path)
 			if err != nil {
 				return err // the store's errors say what to do (--rebuild for a corrupt index)
 			}
 			defer st.Close()
+			if rebuilt != "" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "albert-code: building the index %s again: %s\n", path, rebuilt)
+			}
 			opts := index.Options{Limits: index.Limits{Exclude: excludes}, Rebuild: rebuild,
 				Go: golang.DefaultOptions(), Extract: treesitter.Extractor{}.Extract}
 			if f, ok := cmd.ErrOrStderr().(*os.File); ok && term.IsTerminal(int(f.Fd())) && !asJSON {

@@ -113,6 +113,16 @@ func TestGraphIndexQuerySQL(t *testing.T) {
 	if r = h.run("graph", "--repo", repo, "query", "definition", "Describe"); r.code != ExitOK {
 		t.Fatalf("after rebuild: exit %d stderr %s", r.code, r.stderr)
 	}
+	// Plain `graph index` rebuilds a corrupt index itself, and says so.
+	if err := os.WriteFile(rep.Index, []byte(strings.Repeat("garbage!", 1000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r = h.run("graph", "index", repo); r.code != ExitOK || !strings.Contains(r.stderr, "building the index") || !strings.Contains(r.stderr, "it was corrupt") {
+		t.Fatalf("index over a corrupt index: exit %d stderr %s", r.code, r.stderr)
+	}
+	if r = h.run("graph", "--repo", repo, "query", "definition", "Describe"); r.code != ExitOK {
+		t.Fatalf("after the automatic rebuild: exit %d stderr %s", r.code, r.stderr)
+	}
 }
 
 func TestGraphTreeSitterLanguages(t *testing.T) {

@@ -171,7 +171,8 @@ func (g *graphTool) run(ctx context.Context, _ tool.Call, p Params) (tool.Result
 // Refresh says what bringing the index up to date took.
 type Refresh struct {
 	// Status is "fresh" when nothing had changed, "indexed" when there was no index
-	// yet, and "reindexed" when changed files were parsed again.
+	// yet, "reindexed" when changed files were parsed again, and "rebuilt: why"
+	// when the index was corrupt or written by an older albert-code.
 	Status string `json:"status"`
 	// Extracted counts the files parsed (Go files are redone together: their edges
 	// cross files).
@@ -197,7 +198,7 @@ func (g *graphTool) refresh(ctx context.Context) (*store.Store, Refresh, error) 
 	if err != nil {
 		return nil, Refresh{}, err
 	}
-	st, err := store.Open(path)
+	st, rebuilt, err := store.OpenOrRebuild(path)
 	if err != nil {
 		if errors.Is(err, store.ErrCorrupt) || errors.Is(err, store.ErrSchemaVersion) || errors.Is(err, store.ErrLocked) {
 			return nil, Refresh{}, &unusableError{err}
@@ -208,6 +209,8 @@ func (g *graphTool) refresh(ctx context.Context) (*store.Store, Refresh, error) 
 	status := "reindexed"
 	fresh, err := index.CheckFreshness(ctx, g.cfg.Root, st, g.cfg.Index.Limits)
 	switch {
+	case rebuilt != "":
+		status = "rebuilt: " + rebuilt
 	case errors.Is(err, index.ErrNotIndexed):
 		status = "indexed"
 	case err != nil:

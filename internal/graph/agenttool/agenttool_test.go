@@ -125,6 +125,16 @@ func TestRefreshBeforeAnswer(t *testing.T) {
 	if got := strings.Join(qnames(d.Items), " "); !strings.Contains(got, "calc.Triple") || !strings.Contains(got, "calc.Double") {
 		t.Fatalf("after an edit: callers %s, want Double and Triple", got)
 	}
+
+	// A damaged index is built again, and the answer says so.
+	db, _ := tl.g.cfg.IndexPath(false)
+	if err := os.WriteFile(db, []byte(strings.Repeat("garbage!", 1000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, d = call(t, tl, ask)
+	if res.IsError || d.Index.Status != "rebuilt: it was corrupt" || len(d.Items) != 2 {
+		t.Fatalf("on a corrupt index: index = %+v, output:\n%s", d.Index, res.Output)
+	}
 }
 
 // TestParallelCallsIndexOnce: two calls racing on a workspace without an index

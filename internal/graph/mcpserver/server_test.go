@@ -397,6 +397,22 @@ func TestAnalyzeCodebase(t *testing.T) {
 	if len(search.Items) == 0 {
 		t.Error("search after indexing found nothing")
 	}
+
+	// A damaged index makes questions fail with advice, and analyze_codebase
+	// rebuilds it.
+	path, _ := indexPath(root)(false)
+	if err := os.WriteFile(path, []byte(strings.Repeat("not a database\n", 400)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res = call(t, cs, "search_codebase", map[string]any{"query": "Describe"}, nil)
+	if !res.IsError || !strings.Contains(resultText(res), "analyze_codebase") {
+		t.Errorf("search on a corrupt index = %s", resultText(res))
+	}
+	rep = AnalyzeOut{}
+	res = call(t, cs, "analyze_codebase", nil, &rep)
+	if res.IsError || rep.Rebuilt != "it was corrupt" || rep.Extracted == 0 {
+		t.Errorf("analyze_codebase on a corrupt index = %s", resultText(res))
+	}
 }
 
 // With a tiny budget every list needs several pages; walking next_offset must

@@ -60,13 +60,15 @@ const reportListCap = 50
 // AnalyzeOut is analyze_codebase's answer: index.Report with its file lists capped.
 type AnalyzeOut struct {
 	*index.Report
-	SkippedCount     int          `json:"skipped_count"`
-	PartialCount     int          `json:"partial_count"`
-	QuarantinedCount int          `json:"quarantined_count"`
-	ListsCapped      bool         `json:"lists_capped,omitempty"`
-	Index            string       `json:"index"`
-	Stats            *store.Stats `json:"stats,omitempty"`
-	Freshness        *Freshness   `json:"freshness"`
+	SkippedCount     int    `json:"skipped_count"`
+	PartialCount     int    `json:"partial_count"`
+	QuarantinedCount int    `json:"quarantined_count"`
+	ListsCapped      bool   `json:"lists_capped,omitempty"`
+	Index            string `json:"index"`
+	// Rebuilt says why the index was replaced before indexing (older schema, corrupt).
+	Rebuilt   string       `json:"rebuilt,omitempty"`
+	Stats     *store.Stats `json:"stats,omitempty"`
+	Freshness *Freshness   `json:"freshness"`
 }
 
 func (h *handler) analyze(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
@@ -76,7 +78,7 @@ func (h *handler) analyze(ctx context.Context, _ *mcp.CallToolRequest, _ struct{
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := store.Open(path)
+	st, rebuilt, err := store.OpenOrRebuild(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -88,7 +90,7 @@ func (h *handler) analyze(ctx context.Context, _ *mcp.CallToolRequest, _ struct{
 		return nil, nil, err
 	}
 	out := AnalyzeOut{Report: rep, SkippedCount: len(rep.Skipped), PartialCount: len(rep.Partial),
-		QuarantinedCount: len(rep.Quarantined), Index: path}
+		QuarantinedCount: len(rep.Quarantined), Index: path, Rebuilt: rebuilt}
 	for _, l := range []*[]index.Skip{&rep.Skipped, &rep.Partial, &rep.Quarantined} {
 		if len(*l) > reportListCap {
 			*l, out.ListsCapped = (*l)[:reportListCap], true

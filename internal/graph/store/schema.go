@@ -212,8 +212,22 @@ func (s *Store) checkVersion(ctx context.Context, db *sql.DB) error {
 		return s.wrap("open graph store "+s.path, err)
 	}
 	if v != strconv.Itoa(SchemaVersion) {
-		return fmt.Errorf("open graph store: %w: %s has schema version %s, this albert-code reads version %d; %s",
+		err := fmt.Errorf("open graph store: %w: %s has schema version %s, this albert-code reads version %d; %s",
 			ErrSchemaVersion, s.path, v, SchemaVersion, rebuildHint)
+		if n, perr := strconv.Atoi(v); perr == nil && n < SchemaVersion {
+			return &olderSchemaError{err: err, found: n}
+		}
+		return err
 	}
 	return nil
 }
+
+// olderSchemaError is ErrSchemaVersion for a database an older albert-code wrote:
+// OpenOrRebuild replaces it, where a newer one's is left alone.
+type olderSchemaError struct {
+	err   error
+	found int
+}
+
+func (e *olderSchemaError) Error() string { return e.err.Error() }
+func (e *olderSchemaError) Unwrap() error { return e.err }

@@ -191,6 +191,35 @@ func Remove(path string) error {
 	return nil
 }
 
+// OpenOrRebuild opens the graph database at path like Open, but replaces with an
+// empty one a database that an older albert-code wrote or that is corrupt:
+// everything in it derives from the tree, so indexing again loses nothing.
+// rebuilt says why it was replaced ("" when it was not). A database of a newer
+// schema (a newer albert-code's), one that is not a graph database, and a
+// locked one are reported as Open reports them.
+func OpenOrRebuild(path string, opts ...Option) (s *Store, rebuilt string, err error) {
+	s, err = Open(path, opts...)
+	var older *olderSchemaError
+	switch {
+	case err == nil:
+		return s, "", nil
+	case errors.As(err, &older):
+		rebuilt = fmt.Sprintf("it had schema version %d, this albert-code writes version %d", older.found, SchemaVersion)
+	case errors.Is(err, ErrCorrupt):
+		rebuilt = "it was corrupt"
+	default:
+		return nil, "", err
+	}
+	if err := Remove(path); err != nil {
+		return nil, "", err
+	}
+	s, err = Open(path, opts...)
+	if err != nil {
+		return nil, "", err
+	}
+	return s, rebuilt, nil
+}
+
 // Check runs SQLite's quick_check over the whole file (it reads every page: seconds
 // on a large index) and reports damage as ErrCorrupt.
 func (s *Store) Check(ctx context.Context) error {

@@ -160,6 +160,74 @@ func TestOpenReportsUnusableDatabase(t *testing.T) {
 	}
 }
 
+// The indexer's way in: an older or corrupt database is replaced, a newer
+// one or a foreign one is left as it is and reported.
+func TestOpenOrRebuild(t *testing.T) {
+	t.Parallel()
+	setVersion := func(v string) func(t *testing.T, path string) {
+		return func(t *testing.T, path string) {
+			s, err := Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			replace(t, s, []graph.FileFacts{{Path: "a.go", Hash: "h", Nodes: []graph.Node{fn("p.A", "A", "a.go", 1)}}})
+			if _, err := s.db.Exec(`UPDATE meta SET value = ? WHERE key = 'schema_version'`, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	tests := []struct {
+		name    string
+		prepare func(t *testing.T, path string)
+		rebuilt string // "" when the file must be reported and kept
+	}{
+		{"older schema version", setVersion("1"), "it had schema version 1"},
+		{"corrupt", func(t *testing.T, path string) {
+			writeFile(t, path, strings.Repeat("this is not a database\n", 500))
+		}, "it was corrupt"},
+		{"newer schema version", setVersion("999"), ""},
+		{"another sqlite database", func(t *testing.T, path string) {
+			db, err := sql.Open("sqlite", path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if _, err := db.Exec(`CREATE TABLE customers(id INTEGER)`); err != nil {
+				t.Fatal(err)
+			}
+		}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), "graph.db")
+			tt.prepare(t, path)
+			before, _ := os.ReadFile(path)
+			s, rebuilt, err := OpenOrRebuild(path)
+			if tt.rebuilt == "" {
+				if err == nil || !errors.Is(err, ErrSchemaVersion) {
+					t.Fatalf("err = %v, want ErrSchemaVersion", err)
+				}
+				if after, _ := os.ReadFile(path); string(after) != string(before) {
+					t.Error("a database OpenOrRebuild must keep was modified")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if !strings.HasPrefix(rebuilt, tt.rebuilt) {
+				t.Errorf("rebuilt = %q, want %q…", rebuilt, tt.rebuilt)
+			}
+			if n, err := s.Stats(context.Background()); err != nil || n.NodeCount != 0 {
+				t.Errorf("the new database is not empty: %+v, %v", n, err)
+			}
+		})
+	}
+}
+
 func writeFile(t *testing.T, path, content string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
