@@ -39,8 +39,11 @@ func scanNode(sc interface{ Scan(...any) error }) (graph.Node, error) {
 
 // Node returns the node with that qualified name, or an error wrapping ErrNotFound.
 func (s *Store) Node(ctx context.Context, qname string) (graph.Node, error) {
-	row := s.reader().QueryRowContext(ctx, `SELECT `+nodeColumns+` FROM nodes WHERE qname = ?`, qname)
-	n, err := scanNode(row)
+	stmt, err := s.prepared(ctx, `SELECT `+nodeColumns+` FROM nodes WHERE qname = ?`)
+	if err != nil {
+		return graph.Node{}, s.wrap("node "+qname, err)
+	}
+	n, err := scanNode(stmt.QueryRowContext(ctx, qname))
 	if errors.Is(err, sql.ErrNoRows) {
 		return graph.Node{}, fmt.Errorf("node %s: %w", qname, ErrNotFound)
 	}
@@ -106,7 +109,11 @@ const edgeColumns = `src, dst, kind, confidence, resolution, file, line`
 
 // edges runs a query selecting edgeColumns; op names it in errors.
 func (s *Store) edges(ctx context.Context, op, query string, args ...any) ([]graph.Edge, error) {
-	rows, err := s.reader().QueryContext(ctx, query, args...)
+	stmt, err := s.prepared(ctx, query)
+	if err != nil {
+		return nil, s.wrap(op, err)
+	}
+	rows, err := stmt.QueryContext(ctx, args...)
 	if err != nil {
 		return nil, s.wrap(op, err)
 	}
