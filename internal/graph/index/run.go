@@ -59,9 +59,22 @@ type Report struct {
 	Commit       string        `json:"commit,omitempty"`
 	Duration     time.Duration `json:"duration_ns"`
 
+	// ExtractorChanged: the index was written by extractors of another
+	// ExtractorVersion, so every file was extracted again.
+	ExtractorChanged bool `json:"extractor_changed,omitempty"`
+
 	// Resolve counts what the cross-file resolution pass did (internal/graph/resolve).
 	Resolve *resolve.Counts `json:"resolve,omitempty"`
 }
+
+// ExtractorVersion names what the extractors (tree-sitter specs, the Go
+// extractor) produce. A change to the facts they write for the same file must
+// move it: an index written by another version has every file extracted again,
+// since the content hashes alone would keep the old facts of unchanged files.
+const ExtractorVersion = "2"
+
+// metaExtractorVersion is the meta key of the ExtractorVersion that wrote the facts.
+const metaExtractorVersion = "extractor_version"
 
 // Run brings the store up to date with the tree at root: it scans, diffs against
 // the manifest, extracts what changed and replaces those files' facts in one
@@ -85,15 +98,20 @@ func Run(ctx context.Context, root string, st *store.Store, opts Options) (*Repo
 	if err != nil {
 		return nil, err
 	}
+	version, _, err := st.Meta(ctx, metaExtractorVersion)
+	if err != nil {
+		return nil, err
+	}
 	manifest := map[string]string{}
-	if !opts.Rebuild {
+	if !opts.Rebuild && version == ExtractorVersion {
 		if manifest, err = st.Manifest(ctx); err != nil {
 			return nil, err
 		}
 	}
 	changes := Diff(manifest, scan.Files)
 	rep := &Report{Root: root, Files: len(scan.Files), Unchanged: changes.Unchanged, Removed: len(changes.Removed),
-		Renamed: len(changes.Renamed), Skipped: scan.Skipped, Truncated: scan.Truncated, Languages: map[string]int{}}
+		Renamed: len(changes.Renamed), Skipped: scan.Skipped, Truncated: scan.Truncated, Languages: map[string]int{},
+		ExtractorChanged: version != "" && version != ExtractorVersion}
 	for _, f := range scan.Files {
 		rep.Languages[f.Language]++
 	}
@@ -145,7 +163,8 @@ func Run(ctx context.Context, root string, st *store.Store, opts Options) (*Repo
 		}
 	}
 	rep.Commit = gitHead(ctx, root)
-	for k, v := range map[string]string{store.MetaIndexedCommit: rep.Commit, store.MetaIndexedAt: time.Now().UTC().Format(time.RFC3339), store.MetaRoot: root} {
+	for k, v := range map[string]string{store.MetaIndexedCommit: rep.Commit, store.MetaIndexedAt: time.Now().UTC().Format(time.RFC3339),
+		store.MetaRoot: root, metaExtractorVersion: ExtractorVersion} {
 		if err := st.SetMeta(ctx, k, v); err != nil {
 			return nil, err
 		}

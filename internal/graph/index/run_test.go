@@ -93,6 +93,30 @@ func TestRunIndexesThenOnlyWhatChanged(t *testing.T) {
 	}
 }
 
+// Facts written by extractors of another version are all extracted again,
+// though no file changed; then the next run is incremental again.
+func TestRunReextractsWhenTheExtractorsChanged(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root := smallModule(t)
+	st := openStore(t)
+	opts := Options{Go: golang.DefaultOptions()}
+	if _, err := Run(ctx, root, st, opts); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SetMeta(ctx, metaExtractorVersion, "0"); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(ctx, root, st, opts)
+	if err != nil || rep.Extracted != 3 || !rep.ExtractorChanged {
+		t.Fatalf("run after an extractor change = %+v, %v; want every file extracted", rep, err)
+	}
+	rep, err = Run(ctx, root, st, opts)
+	if err != nil || rep.Extracted != 0 || rep.ExtractorChanged {
+		t.Fatalf("the run after = %+v, %v; want nothing extracted", rep, err)
+	}
+}
+
 func TestRunWithoutGoModUsesTheFileExtractor(t *testing.T) {
 	t.Parallel()
 	root := writeTree(t, map[string]string{"a.go": "package a\nfunc A() {}\n"})
