@@ -93,3 +93,26 @@ func (v *view) inherited(src, member string, d *deps) (outcome, bool) {
 	}
 	return importOutcome(n.QName, false, confInherited), true
 }
+
+// inheritedPath finds `self.a.b.m`: a in the class around src or its bases,
+// then each member through the type a's declaration names (Language.ValueMember).
+func (v *view) inheritedPath(src string, path []string, lang *Language, d *deps) (outcome, bool) {
+	cls := v.enclosingClass(src)
+	if cls == "" || lang.ValueMember == nil {
+		return outcome{}, false
+	}
+	n, ok := v.classMember(cls, path[0], d)
+	if !ok {
+		return outcome{}, false
+	}
+	l := lookup{node: n, status: found}
+	for _, seg := range path[1:] {
+		if l = v.member(l, seg, lang, d); l.status != found {
+			return outcome{}, false
+		}
+	}
+	if !l.isNode() {
+		return outcome{}, false
+	}
+	return importOutcome(l.node.QName, false, confInherited), true
+}

@@ -20,6 +20,14 @@ var goLanguage = Language{
 	SelfNames: nil, // Go names its receiver; the extractor's receiver scope covers it
 }
 
+// Without the type checker, types are read off declarations (gotypes.go) and
+// implementations off method names (goimplements.go). Set here: they read
+// languages, which holds goLanguage.
+func init() {
+	goLanguage.ValueMember = goValueMember
+	goLanguage.Implements = goImplements
+}
+
 // goModule maps an import path under the root module's path to its folder's Go
 // files (tests excluded: no import sees them). Other paths are the standard
 // library or other modules: external.
@@ -69,11 +77,12 @@ func isMajorVersion(s string) bool {
 	return err == nil
 }
 
-// goPackageFiles lists the other Go files of from's folder.
+// goPackageFiles lists the Go files of from's folder, from included: a site
+// the extractor left, `T.m`, may name a type from defines.
 func goPackageFiles(t *Tree, from string) []string {
 	var out []string
 	for _, f := range t.Files(parentDir(from)) {
-		if f != from && strings.HasSuffix(f, ".go") && !t.Typed(f) {
+		if strings.HasSuffix(f, ".go") && !t.Typed(f) {
 			out = append(out, f)
 		}
 	}

@@ -7,11 +7,16 @@ import (
 
 // jsLanguage serves TypeScript, TSX and JavaScript alike: they import each other.
 var jsLanguage = Language{
-	Family:    "js",
-	Module:    jsModule,
-	Key:       jsKey,
+	Family: "js",
+	Module: jsModule,
+	Key:    jsKey,
+	// A module sees its own top-level names: `Query.m` written in query.ts (a
+	// static call, or a receiver the extractor typed) names query.ts's Query.
+	Package:   jsSelf,
 	SelfNames: []string{"this"},
 }
+
+func jsSelf(_ *Tree, from string) []string { return []string{from} }
 
 // jsProbe are the extensions tried after a specifier without one, in the order
 // TypeScript's resolver tries them (sources before declarations, TS before JS).

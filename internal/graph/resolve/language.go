@@ -56,9 +56,19 @@ type Language struct {
 	SelfNames []string
 	// ImplicitSelf: a bare `m()` inside a class is `this.m()` first (Java, C#).
 	ImplicitSelf bool
+	// OwnNames: a qualified site may start with a top-level name of its own file
+	// (Python's `T.m`, written for a receiver of a class T of the file).
+	OwnNames bool
 	// Star: a plain `import module` brings every top-level name of the module
 	// (C's #include, Ruby's require, PHP's include).
 	Star bool
+	// ValueMember, when set, finds name as a member of a definition that is not
+	// a type (a variable, a field, a function's result), through the type its
+	// declaration names (Go).
+	ValueMember func(v *view, l lookup, name string, d *deps) lookup
+	// Implements, when set, lists the implements edges of the types file
+	// defines that no clause declares (Go's method sets).
+	Implements func(v *view, file string, d *deps) []graph.Edge
 	// Headers are the extensions of files that declare what other files define
 	// (C and C++ headers): a function found in one is followed to its definition.
 	Headers []string

@@ -230,6 +230,8 @@ func (v *view) member(l lookup, name string, lang *Language, d *deps) lookup {
 			return lookup{node: n, status: found, choice: l.choice}
 		}
 		return lookup{status: unknown, reason: "not found: " + name + " in " + l.node.QName + " or its bases"}
+	case lang != nil && lang.ValueMember != nil:
+		return lang.ValueMember(v, l, name, d)
 	}
 	return lookup{status: unknown, reason: "the type of " + l.node.Name + " is not known"}
 }
@@ -287,6 +289,11 @@ func (v *view) resolveName(file, src, name string, c kindClass, d *deps) outcome
 		}
 		if len(segs) == 2 && slices.Contains(lang.SelfNames, segs[0]) {
 			if o, ok := v.inherited(src, segs[1], d); ok {
+				return o
+			}
+		}
+		if len(segs) > 2 && slices.Contains(lang.SelfNames, segs[0]) {
+			if o, ok := v.inheritedPath(src, segs[1:], lang, d); ok {
 				return o
 			}
 		}
@@ -350,6 +357,11 @@ func (v *view) head(file string, segs []string, lang *Language, d *deps) (lookup
 func (v *view) unqualified(file, name string, lang *Language, d *deps) (lookup, bool) {
 	if n, ok := v.throughStars([]string{file}, name, d); ok {
 		return lookup{node: n, status: found}, true
+	}
+	if lang.OwnNames {
+		if n, ok := v.node(file + "::" + name); ok {
+			return lookup{node: n, status: found}, true
+		}
 	}
 	if lang.Package != nil {
 		// A file that appears in the folder may define it.

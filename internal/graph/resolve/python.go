@@ -8,6 +8,7 @@ var pythonLanguage = Language{
 	Bind:      pythonBind,
 	Key:       pythonKey,
 	Submodule: pythonSubmodule,
+	OwnNames:  true,
 	SelfNames: []string{"self", "cls"},
 }
 

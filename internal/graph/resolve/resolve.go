@@ -217,6 +217,9 @@ func (v *view) resolveFile(file string, c *Counts) store.FileResolution {
 			c.ByImport++
 		}
 	}
+	if sc.lang != nil && sc.lang.Implements != nil {
+		fr.Edges = append(fr.Edges, sc.lang.Implements(v, file, d)...)
+	}
 	fr.Deps = d.list()
 	return fr
 }

@@ -183,7 +183,8 @@ func (v *view) importsOf(file string) []graph.Edge {
 func (v *view) shape(file string) string {
 	var lines []string
 	for q, n := range v.nodesOf(file) {
-		lines = append(lines, "n "+q+" "+string(n.Kind)+" "+strconv.FormatBool(n.Exported))
+		// The signature too: Go reads a value's type off it (ValueMember).
+		lines = append(lines, "n "+q+" "+string(n.Kind)+" "+strconv.FormatBool(n.Exported)+" "+n.Signature)
 	}
 	for _, e := range v.importsOf(file) {
 		lines = append(lines, "i "+e.To)

@@ -211,10 +211,11 @@ func (s *Store) ExtractedEdges(ctx context.Context, file string, kinds ...graph.
 }
 
 // PassNodes returns every node with what the pass reads of it (qualified name,
-// kind, name, file, line, language, exported), ordered by file then qualified
-// name: one query where a full pass would otherwise ask file by file.
+// kind, name, file, line, language, exported, signature: Go's declared types),
+// ordered by file then qualified name: one query where a full pass would
+// otherwise ask file by file.
 func (s *Store) PassNodes(ctx context.Context) ([]graph.Node, error) {
-	rows, err := s.reader().QueryContext(ctx, `SELECT qname, kind, name, file, line, language, exported FROM nodes ORDER BY file, qname`)
+	rows, err := s.reader().QueryContext(ctx, `SELECT qname, kind, name, file, line, language, exported, signature FROM nodes ORDER BY file, qname`)
 	if err != nil {
 		return nil, s.wrap("read nodes", err)
 	}
@@ -223,7 +224,7 @@ func (s *Store) PassNodes(ctx context.Context) ([]graph.Node, error) {
 	for rows.Next() {
 		var n graph.Node
 		var kind string
-		if err := rows.Scan(&n.QName, &kind, &n.Name, &n.File, &n.Line, &n.Language, &n.Exported); err != nil {
+		if err := rows.Scan(&n.QName, &kind, &n.Name, &n.File, &n.Line, &n.Language, &n.Exported, &n.Signature); err != nil {
 			return nil, s.wrap("read nodes", err)
 		}
 		n.Kind = graph.NodeKind(kind)

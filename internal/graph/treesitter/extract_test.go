@@ -280,7 +280,7 @@ const A, b = 1, 2
 			`edge calls srv/server.go::Server::Handle -> srv/server.go::helper 0.9 name @10`,
 			`unresolved calls srv/server.go::Server::Handle -> fmt.Println @11:2`,
 			`unresolved calls srv/server.go::Server::Handle -> str.ToUpper @11:14`,
-			`unresolved calls srv/server.go::Server::Handle -> s.run @12:9`,
+			`unresolved calls srv/server.go::Server::Handle -> Server.run @12:9`, // s is a *Server
 			`unresolved extends srv/server.go::Server -> Base @17:2`,
 			`unresolved extends srv/server.go::Server -> Other @18:3`,
 			`unresolved extends srv/server.go::Shape -> fmt.Stringer @23:2`,

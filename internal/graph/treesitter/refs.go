@@ -45,20 +45,30 @@ func (w *walker) memberRef(n *sitter.Node, m MemberRule, scope []frame) {
 	if mem != nil {
 		w.skip[mem.Id()] = true
 	}
-	if n.StartByte() < w.calleeEnd {
+	// With Spec.MemberChains, `x.a` of a callee `x.a.b` is a use of a.
+	if n.StartByte() < w.calleeEnd && !(w.spec.MemberChains && n.EndByte() < w.calleeEnd) {
 		return
 	}
 	obj := n.ChildByFieldName(m.Object)
-	if obj == nil || mem == nil || obj.NamedChildCount() > 0 {
+	if obj == nil || mem == nil {
 		return
 	}
-	o, member := text(obj, w.src), text(mem, w.src)
+	o, member := w.selfAttr(obj), text(mem, w.src) // self.a.member, when its type is known
+	if obj.NamedChildCount() == 0 {
+		o = text(obj, w.src)
+	} else if o == "" && w.spec.MemberChains {
+		if c := w.calleeName(obj, 0); !strings.Contains(c, exprName) {
+			o = c
+		}
+	}
 	if o == "" || member == "" || len(o)+len(member) > maxName {
 		return
 	}
 	// The object is judged with the member: a module alias names obj.member, else
 	// obj alone is the use (resolveRefs).
-	w.skip[obj.Id()] = true
+	if obj.NamedChildCount() == 0 {
+		w.skip[obj.Id()] = true
+	}
 	w.refs = append(w.refs, w.refSite(n, scope, o+"."+member, true))
 }
 
@@ -97,6 +107,9 @@ func (w *walker) resolveRefs() {
 		}
 		seen[key] = true
 		obj, member, _ := strings.Cut(r.name, ".")
+		if r.member && w.typedRef(r) {
+			continue
+		}
 		switch {
 		case r.member && slices.Contains(w.spec.SelfNames, obj):
 			if d := w.defs[r.typeScope+"::"+member]; d != nil && r.typeScope != "" && d.qname != r.from {
@@ -105,6 +118,9 @@ func (w *walker) resolveRefs() {
 		case r.member && imported[obj] && len(w.byName[obj]) == 0:
 			w.refUnresolved(r)
 		default:
+			if r.member && w.spec.MemberChains && !w.isLocal(r.from, obj) {
+				w.refUnresolved(r) // the pass reads the member off obj's declared type
+			}
 			if r.member { // obj.member where obj is not a module: obj is the use
 				r.name, r.member = obj, false
 				if key = [2]string{r.from, obj}; seen[key] {
@@ -112,15 +128,17 @@ func (w *walker) resolveRefs() {
 				}
 				seen[key] = true
 			}
-			if w.locals[r.from][r.name] {
+			if w.isLocal(r.from, r.name) {
 				continue // a local of the same name: the use is the local's
 			}
-			ds := w.byName[r.name]
+			ds := w.visibleDefs(r.name, r.from)
 			switch {
 			case len(ds) == 1 && ds[0].qname != r.from:
 				w.refEdge(r, ds[0].qname, confReference)
 			case len(ds) == 0 && imported[r.name] && !slices.Contains(w.spec.SelfNames, r.name):
 				w.refUnresolved(r)
+			case len(ds) == 0 && w.spec.PackageScope != nil && w.spec.PackageScope(r.name):
+				w.refUnresolved(r) // another file of the package may define it
 			}
 		}
 	}
@@ -190,7 +208,7 @@ func (w *walker) local(n *sitter.Node, rule *DefRule, fn string) {
 		if rule.NameTypes != nil && !slices.Contains(rule.NameTypes, nm.Kind()) {
 			continue
 		}
-		if name := text(&nm, w.src); name != "" && len(name) <= maxName {
+		if name := text(&nm, w.src); name != "" && len(name) <= maxName && !w.outer[fn][name] {
 			if w.locals[fn] == nil {
 				w.locals[fn] = map[string]bool{}
 			}

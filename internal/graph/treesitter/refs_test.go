@@ -39,13 +39,14 @@ def shadow():
     return LIMIT + len(Job.__name__)
 `,
 		want: []string{
-			`edge references app/run.py::Job::size -> app/run.py::LIMIT 0.8 name @7`,
+			`edge references app/run.py::Job -> app/run.py::LIMIT 0.8 name @7`, // a field's initialiser is the class body's
 			`edge references app/run.py::Job::run -> app/run.py::Job::size 0.9 name @12`,
 			`edge references app/run.py::Job::run -> app/run.py::LIMIT 0.8 name @12`,
 			`edge references app/run.py::Job::run -> app/run.py::helper 0.8 name @11`,
 			`edge references app/run.py::shadow -> app/run.py::Job 0.8 name @20`,
 			`unresolved references app/run.py::Job::run -> Config @9:24`,
 			`unresolved references app/run.py::Job::run -> np.pi @12:37`,
+			`unresolved references app/run.py::shadow -> Job.__name__ @20:24`, // a member of a class of the file, maybe inherited
 		},
 	}, {
 		name: "typescript", rel: "web/shape.ts", lang: "typescript",

@@ -65,7 +65,48 @@ type Spec struct {
 	// gives to the body's parent (Ruby's body_statement: the comment above a class's
 	// first method is a child of the class).
 	DocHolders []string
+	// Bindings, when set, reads what a function, a type or the file's root binds
+	// (see Bindings): locals shadow the file's definitions of the same name, and a
+	// receiver of known type makes `x.m()` the site `T.m`, which the cross-file
+	// pass resolves through T and its bases.
+	Bindings func(n *sitter.Node, src []byte) Bindings
+	// ClassScopeHidden: a name a class body defines is not visible bare in its
+	// methods, nor a nested function's outside its function (Python's scoping).
+	ClassScopeHidden bool
+	// CalleeHeadRefs: the head of a dotted callee is a use (`console` in
+	// `console.print()`, `T` in `T.create()`).
+	CalleeHeadRefs bool
+	// Decorated is the node type that wraps a definition with its decorators
+	// (Python's decorated_definition): the calls and uses in the decorators are
+	// the definition's, as its body's are.
+	Decorated string
+	// PackageScope, when set, says whether a bare name the file neither defines
+	// nor imports may be a top-level definition of another file of its package
+	// (Go: any name but a predeclared one). Such a name is left to the cross-file
+	// pass, as a use or as a receiver's type.
+	PackageScope func(name string) bool
+	// MemberChains: a member of a member is a use written whole (`x.a.b`, which
+	// the cross-file pass follows through declared types), and so are the member
+	// accesses inside a dotted callee (`x.a` of `x.a.b()`).
+	MemberChains bool
 }
+
+// Bindings are the names one scope binds. Locals are a function's own names
+// (parameters, loop, with and except targets); Outer are those it declares
+// global or nonlocal, which stay the enclosing scope's whatever assigns them.
+// Types maps a name to the type it holds, as written (`Environment`,
+// `nodes.Node`): a function's locals, a module's variables, a class's fields and
+// self attributes. A type written `f()` is what the file declares f returns;
+// a function's own return type is under returnKey.
+type Bindings struct {
+	Locals []string
+	Outer  []string
+	Types  map[string]string
+}
+
+// returnKey keys a function's return type in Bindings.Types: `return` is a
+// keyword, never a name.
+const returnKey = "return"
 
 // DefRule makes a node of type Node a definition of Kind.
 type DefRule struct {

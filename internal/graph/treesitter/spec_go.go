@@ -34,10 +34,14 @@ var goSpec = Spec{
 	},
 	Member: []MemberRule{{Node: "selector_expression", Object: "operand", Member: "field"},
 		{Node: "qualified_type", Object: "package", Member: "name"}},
-	Comments:    []string{"comment"},
-	DocWrappers: []string{"type_declaration", "const_declaration", "var_declaration"},
-	Exported:    func(name string, _ *sitter.Node) bool { return hasUpperInitial(name) },
-	Scope:       goReceiverType,
+	Comments:     []string{"comment"},
+	DocWrappers:  []string{"type_declaration", "const_declaration", "var_declaration"},
+	Exported:     func(name string, _ *sitter.Node) bool { return hasUpperInitial(name) },
+	Scope:        goReceiverType,
+	Bindings:     goBindings,
+	PackageScope: goPackageScope,
+	Callee:       goCallee,
+	MemberChains: true,
 }
 
 // goReceiverType names a method's receiver type, `T` for `(s *T)` and `(s T[K])`.

@@ -28,7 +28,10 @@ var jsCalls = []CallRule{
 	{Node: "new_expression", Field: "constructor", Targets: []graph.NodeKind{graph.KindClass}},
 }
 
-var jsImports = map[string]func(*sitter.Node, []byte) []string{"import_statement": jsImport}
+var jsImports = map[string]func(*sitter.Node, []byte) []string{
+	"import_statement": jsImport,
+	"export_statement": jsReexport,
+}
 
 // javascriptSpec reads tree-sitter-javascript v0.23.1 (JSX included).
 var javascriptSpec = Spec{
@@ -45,6 +48,11 @@ var javascriptSpec = Spec{
 	Comments:    []string{"comment"},
 	DocWrappers: []string{"export_statement", "lexical_declaration", "variable_declaration"},
 	Exported:    underExport,
+	Scope:       jsScope,
+
+	Bindings:       jsBindings,
+	CalleeHeadRefs: true,
+	MemberChains:   true,
 }
 
 // typescriptSpec reads tree-sitter-typescript v0.23.2, both its typescript and tsx
@@ -58,9 +66,9 @@ var typescriptSpec = Spec{
 		DefRule{Node: "type_alias_declaration", Kind: graph.KindTypeAlias, NameField: "name", BodyField: "value"},
 		DefRule{Node: "enum_declaration", Kind: graph.KindEnum, NameField: "name", BodyField: "body"},
 		DefRule{Node: "function_signature", Kind: graph.KindFunction, NameField: "name"},
-		DefRule{Node: "method_signature", Kind: graph.KindMethod, NameField: "name"},
+		DefRule{Node: "method_signature", Kind: graph.KindMethod, Names: interfaceMember},
 		DefRule{Node: "abstract_method_signature", Kind: graph.KindMethod, NameField: "name"},
-		DefRule{Node: "property_signature", Kind: graph.KindField, NameField: "name"},
+		DefRule{Node: "property_signature", Kind: graph.KindField, Names: interfaceMember},
 		DefRule{Node: "public_field_definition", Kind: graph.KindField, NameField: "name", BodyField: "value"},
 	),
 	Calls:   jsCalls,
@@ -72,9 +80,33 @@ var typescriptSpec = Spec{
 		{Def: "abstract_class_declaration", Clause: "implements_clause", Kind: graph.EdgeImplements},
 		{Def: "interface_declaration", Clause: "extends_type_clause", Kind: graph.EdgeExtends, Field: "type"},
 	},
-	Member:      []MemberRule{{Node: "member_expression", Object: "object", Member: "property"}},
+	// A type named through a namespace import (`errors.$ZodErrorMap`) is a use of
+	// the module's member, as `errors.f()` is.
+	Member: []MemberRule{
+		{Node: "member_expression", Object: "object", Member: "property"},
+		{Node: "nested_type_identifier", Object: "module", Member: "name"},
+	},
 	SelfNames:   []string{"this"},
 	Comments:    []string{"comment"},
 	DocWrappers: []string{"export_statement", "lexical_declaration", "variable_declaration"},
 	Exported:    underExport,
+	Scope:       jsScope,
+
+	Bindings:       jsBindings,
+	CalleeHeadRefs: true,
+	MemberChains:   true,
+}
+
+// interfaceMember names a property or method signature of an interface or a
+// class (a method's overload); the members of an object type (`type T = { a:
+// string }`, `x: { a: string }`) are not definitions, as the TypeScript checker
+// has them.
+func interfaceMember(n *sitter.Node, _ []byte) []*sitter.Node {
+	if p := n.Parent(); p == nil || p.Kind() == "object_type" {
+		return nil
+	}
+	if name := n.ChildByFieldName("name"); name != nil {
+		return []*sitter.Node{name}
+	}
+	return nil
 }

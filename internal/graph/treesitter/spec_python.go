@@ -10,13 +10,17 @@ import (
 
 // pythonSpec reads tree-sitter-python v0.23.6. Assignments are definitions only
 // outside functions (module variables, class fields); an UPPER_CASE module variable is
-// still a variable: Python has no constants.
+// still a variable: Python has no constants. A function's parameters and other
+// locals shadow module names, a class body's names are not visible in its methods,
+// and receivers of known type (pythonBindings) make `x.m()` the site `T.m`.
 var pythonSpec = Spec{
 	Refs: []string{"identifier"},
 	Defs: []DefRule{
 		{Node: "function_definition", Kind: graph.KindFunction, InType: graph.KindMethod, NameField: "name", BodyField: "body"},
 		{Node: "class_definition", Kind: graph.KindClass, NameField: "name", BodyField: "body", KindOf: pythonClassKind},
-		{Node: "assignment", Kind: graph.KindVariable, InType: graph.KindField, NameField: "left", NameTypes: []string{"identifier"}},
+		// Transparent: a variable's initialiser is the module's (or the class's)
+		// code, as pyright attributes it.
+		{Node: "assignment", Kind: graph.KindVariable, InType: graph.KindField, NameField: "left", NameTypes: []string{"identifier"}, Transparent: true},
 	},
 	Calls: []CallRule{
 		{Node: "call", Field: "function", Targets: []graph.NodeKind{graph.KindFunction, graph.KindClass}},
@@ -34,6 +38,12 @@ var pythonSpec = Spec{
 	DocWrappers: []string{"decorated_definition"},
 	Docstring:   true,
 	Exported:    notUnderscore,
+
+	Callee:           pythonCallee,
+	Bindings:         pythonBindings,
+	ClassScopeHidden: true,
+	CalleeHeadRefs:   true,
+	Decorated:        "decorated_definition",
 }
 
 // pythonClassKind makes a Protocol or an abstract base class an interface: a

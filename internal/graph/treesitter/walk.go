@@ -81,6 +81,15 @@ type walker struct {
 	calleeEnd uint
 	refs      []refSite
 
+	// Spec.Bindings, by scope qname (the file's path for the module): the names a
+	// scope declares global or nonlocal, and the types its names hold.
+	outer    map[string]map[string]bool
+	types    map[string]map[string]string
+	imported map[string]bool // the names the file's imports bind, once read
+	heads    []refSite       // Spec.CalleeHeadRefs: callee heads, kept by headRefs
+	// decorated are the decorator lines of definitions (Spec.Decorated).
+	decorated []decoration
+
 	visited int
 	stop    error
 	tooDeep bool
@@ -91,7 +100,8 @@ func newWalker(ctx context.Context, spec *Spec, rel, lang string, src []byte, de
 		defRules: map[string]*DefRule{}, callRules: map[string]*CallRule{},
 		heritage: map[string][]HeritageRule{}, members: map[string]MemberRule{},
 		defs: map[string]*def{}, byName: map[string][]*def{},
-		refKinds: map[string]bool{}, skip: map[uintptr]bool{}, locals: map[string]map[string]bool{}}
+		refKinds: map[string]bool{}, skip: map[uintptr]bool{}, locals: map[string]map[string]bool{},
+		outer: map[string]map[string]bool{}, types: map[string]map[string]string{}}
 	for _, k := range spec.Refs {
 		w.refKinds[k] = true
 	}
@@ -117,7 +127,10 @@ func isType(k graph.NodeKind) bool {
 func isCallable(k graph.NodeKind) bool { return k == graph.KindFunction || k == graph.KindMethod }
 
 // walk visits the root n with the enclosing definitions in scope (innermost last).
-func (w *walker) walk(n *sitter.Node, scope []frame, depth int) { w.walkIn(n, nil, scope, depth) }
+func (w *walker) walk(n *sitter.Node, scope []frame, depth int) {
+	w.bind(w.rel, n)
+	w.walkIn(n, nil, scope, depth)
+}
 
 // walkIn visits n, a child of parent: the parent is passed down because
 // Node.Parent searches from the root.
@@ -142,6 +155,7 @@ func (w *walker) walkIn(n, parent *sitter.Node, scope []frame, depth int) {
 	kind := n.Kind()
 	if rule := w.defRules[kind]; rule != nil {
 		if f, ok := w.define(n, rule, scope); ok {
+			w.decorates(n, parent, scope, f)
 			w.heritageOf(n, f)
 			if rule.Transparent {
 				w.children(n, scope, depth)
@@ -274,6 +288,9 @@ func (w *walker) define(n *sitter.Node, rule *DefRule, scope []frame) (frame, bo
 	}
 	if first == nil {
 		return frame{}, false
+	}
+	if isCallable(first.kind) || isType(first.kind) {
+		w.bind(first.qname, n)
 	}
 	return frame{qname: first.qname, kind: first.kind, inFunc: inFunc || isCallable(first.kind), owner: owner}, true
 }
@@ -473,6 +490,7 @@ func (w *walker) call(n, parent *sitter.Node, rule *CallRule, scope []frame) {
 	pos := callee.StartPosition()
 	s.line, s.col = int(pos.Row)+1, int(pos.Column)+1
 	w.sites = append(w.sites, s)
+	w.calleeHeadRef(callee, scope)
 	w.calleeEnd = max(w.calleeEnd, callee.EndByte())
 	if f := n.ChildByFieldName(rule.Field); rule.Field != "" && f != nil {
 		w.calleeEnd = max(w.calleeEnd, f.EndByte())
@@ -527,8 +545,11 @@ func (w *walker) resolve() {
 		w.ff.Edges = append(w.ff.Edges, graph.Edge{From: from, To: d.qname, Kind: graph.EdgeContains,
 			Confidence: confStructure, Resolution: graph.ResolvedName, File: w.rel, Line: d.line})
 	}
+	w.refs = append(w.refs, w.headRefs()...)
+	w.redecorate()
 	w.resolveRefs()
 	for _, s := range w.sites {
+		s.name = w.receiverTyped(s.from, s.typeScope, s.name)
 		to, conf, reason := w.target(s)
 		if to == "" {
 			w.ff.Unresolved = append(w.ff.Unresolved, graph.Unresolved{From: s.from, Name: s.name, Kind: s.kind,
@@ -549,9 +570,12 @@ func (w *walker) target(s site) (to string, conf float64, reason string) {
 		if to := w.implicitSelf(s); to != "" {
 			return to, confSelfMethod, ""
 		}
+		if w.spec.Bindings != nil && w.isLocal(s.from, s.name) {
+			return "", 0, "a local or a parameter"
+		}
 		var found []*def
 		for _, d := range w.byName[s.name] {
-			if slices.Contains(s.targets, d.kind) {
+			if slices.Contains(s.targets, d.kind) && w.visible(d, s.from) {
 				found = append(found, d)
 			}
 		}
