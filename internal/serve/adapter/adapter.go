@@ -1,0 +1,161 @@
+package adapter
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// Adapter drives one CLI agent: how to call it, and how to read what it printed.
+// The prompt goes on stdin and the agent runs in Request.Workspace unless an optional
+// interface below says otherwise.
+type Adapter interface {
+	// Name is the adapter's name, as ALBERT_CODE_ADAPTER and the API's backend field give it.
+	Name() string
+	// BuildArgv returns the program and its arguments for req.
+	BuildArgv(req *Request) ([]string, error)
+	// ParseOutput reads the agent's whole stdout into a Result. Lines it does not
+	// understand are skipped: agents print banners and warnings among their records.
+	ParseOutput(stdout []byte, req *Request) Result
+}
+
+// Backend is what a run is given: an Adapter (a CLI agent run as a process) or a
+// Direct backend.
+type Backend interface {
+	Name() string
+}
+
+// Direct is a backend that runs without a process, such as the agent in-process: it
+// streams the same events and returns the same Result.
+type Direct interface {
+	Name() string
+	Run(ctx context.Context, req *Request, emit func(Event)) (Result, error)
+}
+
+// Validator checks a request before anything runs; its error is the client's fault
+// (HTTP 422) and says what to change.
+type Validator interface {
+	Validate(req *Request) error
+}
+
+// Environ builds the agent's environment from the server's (base). The default is
+// base, then req.Env.
+type Environ interface {
+	Env(req *Request, base []string) []string
+}
+
+// Streamer turns stdout lines into events while the agent runs. The default makes
+// each non-empty line a delta (a plain-text agent's answer, streamed line by line).
+type Streamer interface {
+	NewStream(req *Request) Stream
+}
+
+// Stream parses one run's lines, in order; it may keep state between them.
+type Stream interface {
+	Line(line []byte) []Event
+}
+
+// Modeler lists the models an agent offers; none means any name is passed through.
+type Modeler interface {
+	Models() []string
+}
+
+// ThinkingLeveler lists the reasoning levels an agent accepts; none means free text.
+type ThinkingLeveler interface {
+	ThinkingLevels() []string
+}
+
+// PromptReader gives what the agent reads on stdin; nil means nothing (the prompt is
+// in argv). The default is the prompt.
+type PromptReader interface {
+	Stdin(req *Request) io.Reader
+}
+
+// Validate checks what every adapter needs, then the adapter's own rules.
+func Validate(a Adapter, req *Request) error {
+	switch req.EventMode {
+	case "", EventsNone, EventsFull:
+	default:
+		return fmt.Errorf("eventMode %q: want %q or %q", req.EventMode, EventsNone, EventsFull)
+	}
+	if req.NoTools && len(req.ToolsAllowlist) > 0 {
+		return fmt.Errorf("noTools and toolsAllowlist together: send one or the other")
+	}
+	if levels := ThinkingLevels(a); req.Thinking != "" && len(levels) > 0 && !slices.Contains(levels, req.Thinking) {
+		return fmt.Errorf("thinking %q is not a level of %s: want one of %s", req.Thinking, a.Name(), strings.Join(levels, ", "))
+	}
+	if v, ok := a.(Validator); ok {
+		return v.Validate(req)
+	}
+	return nil
+}
+
+// Env returns the agent's environment for req.
+func Env(a Adapter, req *Request, base []string) []string {
+	if e, ok := a.(Environ); ok {
+		return e.Env(req, base)
+	}
+	return mergeEnv(base, req.Env)
+}
+
+// NewStream returns the adapter's stream parser, or the line-per-delta default.
+func NewStream(a Adapter, req *Request) Stream {
+	if s, ok := a.(Streamer); ok {
+		return s.NewStream(req)
+	}
+	return lineDeltas{}
+}
+
+// Models returns the adapter's models, or none.
+func Models(a Adapter) []string {
+	if m, ok := a.(Modeler); ok {
+		return m.Models()
+	}
+	return nil
+}
+
+// ThinkingLevels returns the adapter's thinking levels, or none.
+func ThinkingLevels(a Adapter) []string {
+	if t, ok := a.(ThinkingLeveler); ok {
+		return t.ThinkingLevels()
+	}
+	return nil
+}
+
+// Stdin returns what the agent reads on stdin for req.
+func Stdin(a Adapter, req *Request) io.Reader {
+	if p, ok := a.(PromptReader); ok {
+		return p.Stdin(req)
+	}
+	return strings.NewReader(req.Prompt)
+}
+
+type lineDeltas struct{}
+
+func (lineDeltas) Line(line []byte) []Event {
+	if len(strings.TrimSpace(string(line))) == 0 {
+		return nil
+	}
+	return []Event{{Kind: EventDelta, Text: string(line) + "\n"}}
+}
+
+// mergeEnv returns base with vars set, replacing earlier values of the same name.
+func mergeEnv(base []string, vars map[string]string) []string {
+	if len(vars) == 0 {
+		return base
+	}
+	out := make([]string, 0, len(base)+len(vars))
+	for _, kv := range base {
+		name, _, _ := strings.Cut(kv, "=")
+		if _, ok := vars[name]; !ok {
+			out = append(out, kv)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(vars)) {
+		out = append(out, k+"="+vars[k])
+	}
+	return out
+}

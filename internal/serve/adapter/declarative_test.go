@@ -1,0 +1,128 @@
+package adapter
+
+import (
+	"errors"
+	"io"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestDeclarativeReadsLikeTheBuiltIn(t *testing.T) {
+	t.Parallel()
+	d, err := LoadFile("testdata/codex-like.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"codex.jsonl", "codex-failed.jsonl"} {
+		out := transcript(t, name)
+		got, want := d.ParseOutput(out, &Request{}), (&Codex{}).ParseOutput(out, &Request{})
+		want.StopReason = "" // the file does not say where the stop reason is
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", name, got, want)
+		}
+		if g, w := deltas(streamAll(d, &Request{}, out)), deltas(streamAll(&Codex{}, &Request{}, out)); !slices.Equal(g, w) {
+			t.Errorf("%s: deltas %q, want %q", name, g, w)
+		}
+	}
+}
+
+func TestDeclarativeArgv(t *testing.T) {
+	t.Parallel()
+	d, err := LoadFile("testdata/codex-like.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		req  Request
+		want string
+	}{
+		{Request{}, "codex exec --json --skip-git-repo-check --ephemeral -"},
+		{Request{Continue: true}, "codex exec resume --last --json --skip-git-repo-check -"},
+		{Request{Continue: true, Resume: "t-1", Model: "o4", Thinking: "high", NoTools: true, ExtraArgs: []string{"-c", "x=1"}},
+			"codex exec resume t-1 --json --skip-git-repo-check --model o4 -c model_reasoning_effort=high --sandbox read-only -c x=1 -"},
+	}
+	for _, tc := range tests {
+		if err := Validate(d, &tc.req); err != nil {
+			t.Errorf("%+v refused: %v", tc.req, err)
+		}
+		argv, err := d.BuildArgv(&tc.req)
+		if got := strings.Join(argv, " "); err != nil || got != tc.want {
+			t.Errorf("%+v:\n got %s (%v)\nwant %s", tc.req, got, err, tc.want)
+		}
+	}
+	env := d.Env(&Request{Model: "o4", Env: map[string]string{"X": "1"}}, []string{"CODEX_MODEL_HINT=old", "PATH=/bin"})
+	if got := strings.Join(env, " "); got != "PATH=/bin CODEX_MODEL_HINT=o4 X=1" {
+		t.Errorf("env %s", got)
+	}
+	err = Validate(d, &Request{SystemPrompt: "x", ToolsAllowlist: []string{"a"}})
+	if err == nil || !strings.Contains(err.Error(), "add {system_prompt}, {tools} to argv in testdata/codex-like.toml") {
+		t.Errorf("unplaced fields: %v", err)
+	}
+}
+
+func TestDeclarativePromptAsArgument(t *testing.T) {
+	t.Parallel()
+	d, err := LoadFile("testdata/echo-agent.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := &Request{Prompt: "-n hello {world}"}
+	argv, _ := d.BuildArgv(req)
+	if !slices.Equal(argv, []string{"echo", "-n hello {world}"}) || Stdin(d, req) != nil {
+		t.Errorf("argv %q", argv)
+	}
+	if got := d.ParseOutput([]byte("  the answer\n"), req); got.Text != "the answer" {
+		t.Errorf("text %q", got.Text)
+	}
+	if s := NewStream(d, req); !reflect.DeepEqual(s.Line([]byte("a line")), []Event{{Kind: EventDelta, Text: "a line\n"}}) {
+		t.Error("text output does not stream line by line")
+	}
+	var _ io.Reader = Stdin(&Claude{}, req) // the built-ins read stdin
+}
+
+func TestDeclarativeFileErrors(t *testing.T) {
+	t.Parallel()
+	const ok = "name = \"x\"\nargv = [\"x\"]\n"
+	tests := []struct {
+		name, toml string
+		key, has   string
+	}{
+		{"unknown key", ok + "modles = [\"a\"]\n", "modles", "unknown key (line 3)"},
+		{"unknown nested key", ok + "[output]\nfromat = \"text\"\n", "output.fromat", "unknown key"},
+		{"wrong type", ok + "models = \"a\"\n", "models", "line 3 column 10: this is a TOML string: want a list of strings"},
+		{"bad name", "name = \"My Agent\"\nargv = [\"x\"]\n", "name", "lower-case"},
+		{"built-in name", "name = \"claude\"\nargv = [\"x\"]\n", "name", "built-in"},
+		{"no argv", "name = \"x\"\n", "argv", "missing"},
+		{"unknown placeholder", "name = \"x\"\nargv = [\"x\", \"--model={modle}\"]\n", "argv[1]", "unknown placeholder {modle}"},
+		{"unclosed brace", "name = \"x\"\nargv = [\"x\", \"{model\"]\n", "argv[1]", "unclosed"},
+		{"condition outside a group", "name = \"x\"\nargv = [\"x\", \"{continue}\"]\n", "argv[1]", "unknown placeholder {continue}"},
+		{"condition alone", "name = \"x\"\nargv = [\"x\", [\"{continue}\"]]\n", "argv[1]", "no arguments"},
+		{"number in argv", "name = \"x\"\nargv = [\"x\", 3]\n", "argv[1]", "want a string or a list"},
+		{"binary missing", "name = \"x\"\nargv = [\"{binary}\"]\n", "binary", "set binary"},
+		{"prompt argument without placeholder", ok + "prompt = \"argument\"\n", "argv", "no {prompt}"},
+		{"prompt twice", "name = \"x\"\nargv = [\"x\", \"{prompt}\"]\n", "argv", "prompt goes on stdin"},
+		{"prompt mode", ok + "prompt = \"file\"\n", "prompt", `want "stdin"`},
+		{"format", ok + "[output]\nformat = \"xml\"\n", "output.format", `want "text" or "jsonl"`},
+		{"jsonl without text", ok + "[output]\nformat = \"jsonl\"\n", "output.text", "say where the answer is"},
+		{"selector on text", ok + "[output.text]\npath = \"a\"\n", "output.text", "only for format"},
+		{"selector without path", ok + "[output]\nformat = \"jsonl\"\n[output.text]\njoin = \"\"\n", "output.text", "path missing"},
+		{"where not a string", ok + "[output]\nformat = \"jsonl\"\n[output.text]\npath = \"a\"\nwhere = { type = 1 }\n", "output.text", "where.type"},
+		{"env placeholder", ok + "[env]\nA = \"{nope}\"\n", "env.A", "unknown placeholder"},
+		{"toml syntax", "name = \n", "", "line 1"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := Parse("agents/x.toml", []byte(tc.toml))
+			var fe *FileError
+			if !errors.As(err, &fe) {
+				t.Fatalf("err %v, want a FileError", err)
+			}
+			if fe.File != "agents/x.toml" || fe.Key != tc.key || !strings.Contains(err.Error(), tc.has) {
+				t.Errorf("got %q (key %q), want key %q and %q", err, fe.Key, tc.key, tc.has)
+			}
+		})
+	}
+}

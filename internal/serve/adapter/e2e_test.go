@@ -1,0 +1,312 @@
+package adapter_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/runner"
+	"github.com/etalab-ia/albert-code/internal/serve/supervisor"
+)
+
+// fake runs the fake agent script as adapter a would run its real agent.
+type fake struct {
+	dir        string // where the script leaves its argv, stdin and grandchild pid
+	transcript string
+	mode       string
+}
+
+func newFake(t *testing.T, transcript, mode string) *fake {
+	return &fake{dir: t.TempDir(), transcript: transcript, mode: mode}
+}
+
+func (f *fake) env() map[string]string {
+	abs, _ := filepath.Abs(filepath.Join("testdata", f.transcript))
+	return map[string]string{"FAKE_DIR": f.dir, "FAKE_TRANSCRIPT": abs, "FAKE_MODE": f.mode}
+}
+
+func (f *fake) read(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(f.dir, name))
+	if err != nil {
+		t.Fatalf("the fake agent left no %s: %v", name, err)
+	}
+	return string(data)
+}
+
+func script(t *testing.T) string {
+	p, err := filepath.Abs("testdata/fake-agent.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// run runs req on a through a runner with short limits, collecting the events.
+func run(t *testing.T, a adapter.Backend, req adapter.Request, opts runner.Options) (adapter.Result, []adapter.Event, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	if opts.Grace == 0 {
+		opts.Grace = time.Second
+	}
+	var evs []adapter.Event
+	res, err := runner.New(opts).Run(ctx, a, req, func(e adapter.Event) { evs = append(evs, e) })
+	return res, evs, err
+}
+
+func joinDeltas(evs []adapter.Event) string {
+	var b strings.Builder
+	for _, e := range evs {
+		if e.Kind == adapter.EventDelta {
+			b.WriteString(e.Text)
+		}
+	}
+	return b.String()
+}
+
+// stop checks the run ended with exactly one stop event, last, and returns it.
+func stop(t *testing.T, evs []adapter.Event) adapter.Event {
+	t.Helper()
+	n := 0
+	for _, e := range evs {
+		if e.Kind == adapter.EventStop {
+			n++
+		}
+	}
+	if n != 1 || len(evs) == 0 || evs[len(evs)-1].Kind != adapter.EventStop {
+		t.Fatalf("want exactly one stop event, last; got %d in %+v", n, evs)
+	}
+	return evs[len(evs)-1]
+}
+
+func TestEachAdapterEndToEnd(t *testing.T) {
+	t.Parallel()
+	bin := script(t)
+	tests := []struct {
+		adapter    adapter.Adapter
+		transcript string
+		argvHas    string
+		text       string
+		deltas     string
+		session    string
+		usage      adapter.Usage
+	}{
+		{&adapter.Claude{Binary: bin}, "claude.jsonl", "-p\n--output-format\nstream-json\n--verbose\n",
+			"Let me look at the files. There is one Go file: main.go.", "Let me look at the files. There is one Go file: main.go.",
+			"8f2c3a1e-5b7d-4c9e-a1f0-2d3e4b5c6a7f",
+			adapter.Usage{InputTokens: 24, OutputTokens: 45, CacheReadTokens: 4100, CacheWriteTokens: 100, Cost: 0.0123, Currency: "USD"}},
+		{&adapter.Codex{Binary: bin}, "codex.jsonl", "exec\n--json\n--skip-git-repo-check\n",
+			"I listed the folder.\nThere is one Go file: main.go.", "I listed the folder.\nThere is one Go file: main.go.",
+			"0199a213-81c0-7800-8aa1-bbab2a035a53",
+			adapter.Usage{InputTokens: 24763, OutputTokens: 122, CacheReadTokens: 24448}},
+		{&adapter.Pi{Binary: bin, Getenv: func(string) string { return "" }}, "pi.jsonl", "-p\n--mode\njson\n--no-session\n",
+			"There is one Go file: main.go.", "There is one Go file: main.go.", "ccd569e0-4e1b-4c7d-a981-637ed4107310",
+			adapter.Usage{InputTokens: 120, OutputTokens: 15, CacheReadTokens: 30, Cost: 0.000594, Currency: "USD"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.adapter.Name(), func(t *testing.T) {
+			t.Parallel()
+			f := newFake(t, tc.transcript, "")
+			prompt := "list the go files\nand say how many\n"
+			res, evs, err := run(t, tc.adapter, adapter.Request{Prompt: prompt, Workspace: t.TempDir(), Env: f.env()}, runner.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := f.read(t, "stdin"); got != prompt {
+				t.Errorf("stdin %q, want the prompt", got)
+			}
+			if got := f.read(t, "argv"); !strings.HasPrefix(got, tc.argvHas) {
+				t.Errorf("argv\n%s\nwant it to start with\n%s", got, tc.argvHas)
+			}
+			if res.Text != tc.text || res.SessionID != tc.session || res.Usage != tc.usage || res.ExitCode != 0 || res.Stopped != "exited" {
+				t.Errorf("result %+v", res)
+			}
+			if got := joinDeltas(evs); got != tc.deltas {
+				t.Errorf("streamed %q, want %q", got, tc.deltas)
+			}
+			if evs[0].Kind != adapter.EventSession || evs[0].SessionID != tc.session {
+				t.Errorf("first event %+v, want the session", evs[0])
+			}
+			if s := stop(t, evs); s.StopReason == "" || s.StopReason == "error" || *s.Usage != tc.usage || *s.ExitCode != 0 {
+				t.Errorf("stop %+v", s)
+			}
+		})
+	}
+}
+
+func TestDeclarativeAdapterEndToEnd(t *testing.T) {
+	t.Parallel()
+	d, err := adapter.LoadFile("testdata/codex-like.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := adapter.Resolve("testdata/codex-like.toml", script(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFake(t, "codex.jsonl", "")
+	res, evs, err := run(t, a, adapter.Request{Prompt: "hi", Model: "o4", Env: f.env()}, runner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Text != "I listed the folder.\nThere is one Go file: main.go." || res.Usage.InputTokens != 24763 || d.Name() != a.Name() {
+		t.Errorf("result %+v", res)
+	}
+	if got := f.read(t, "argv"); got != "exec\n--json\n--skip-git-repo-check\n--ephemeral\n--model\no4\n-\n" {
+		t.Errorf("argv %q", got)
+	}
+	stop(t, evs)
+}
+
+func TestAgentCrashKeepsExitCodeAndStderr(t *testing.T) {
+	t.Parallel()
+	f := newFake(t, "claude.jsonl", "crash")
+	res, evs, err := run(t, &adapter.Claude{Binary: script(t)}, adapter.Request{Prompt: "x", Env: f.env()}, runner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 2 || !strings.Contains(res.Stderr, "529 overloaded_error") || res.Stopped != "exited" {
+		t.Errorf("result %+v", res)
+	}
+	// What the agent printed before dying is parsed all the same.
+	if res.SessionID == "" || res.Text != "Let me look at the files." {
+		t.Errorf("partial output lost: %+v", res)
+	}
+	var sawError bool
+	for _, e := range evs {
+		if e.Kind == adapter.EventError && *e.ExitCode == 2 && strings.Contains(e.Text, "exited with code 2: Error: 529") {
+			sawError = true
+		}
+	}
+	if s := stop(t, evs); !sawError || s.StopReason != "error" {
+		t.Errorf("no error event with exit code and stderr, or stop %+v: %+v", s, evs)
+	}
+}
+
+func TestHungAgentIsKilledWithItsChildren(t *testing.T) {
+	t.Parallel()
+	f := newFake(t, "pi.jsonl", "hang")
+	start := time.Now()
+	res, evs, err := run(t, &adapter.Pi{Binary: script(t)}, adapter.Request{Prompt: "x", Env: f.env(), IdleTimeout: 300 * time.Millisecond},
+		runner.Options{Grace: 500 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stopped != "idle" || res.Signal == "" || res.SessionID == "" {
+		t.Errorf("result %+v", res)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("stopping a hung agent took %v", d)
+	}
+	if s := stop(t, evs); s.StopReason != "idle" {
+		t.Errorf("stop %+v", s)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(f.read(t, "grandchild")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if syscall.Kill(pid, 0) == nil && !zombie(pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("the agent's child %d outlived it", pid)
+	}
+}
+
+func TestGarbageOutputGivesAnEmptyAnswerAndKeepsTheRecords(t *testing.T) {
+	t.Parallel()
+	for _, a := range []adapter.Adapter{&adapter.Claude{Binary: script(t)}, &adapter.Codex{Binary: script(t)}, &adapter.Pi{Binary: script(t)}} {
+		f := newFake(t, "claude.jsonl", "garbage")
+		res, evs, err := run(t, a, adapter.Request{Prompt: "x", Env: f.env(), EventMode: adapter.EventsFull}, runner.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Text != "" || res.ExitCode != 0 || joinDeltas(evs) != "" {
+			t.Errorf("%s: result %+v", a.Name(), res)
+		}
+		var types []string
+		for _, r := range res.Records {
+			types = append(types, r.Type)
+		}
+		if got := strings.Join(types, " "); got != "raw_stdout raw_stdout raw_stdout unheard.of" {
+			t.Errorf("%s: records %s", a.Name(), got)
+		}
+		stop(t, evs)
+	}
+}
+
+func TestHugeOutputIsCappedButTheAnswerSurvives(t *testing.T) {
+	t.Parallel()
+	f := newFake(t, "claude.jsonl", "huge")
+	res, evs, err := run(t, &adapter.Claude{Binary: script(t)}, adapter.Request{Prompt: "x", Env: f.env()},
+		runner.Options{StdoutLimit: 64 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StdoutCut < 3000000-64<<10 || !strings.Contains(res.Stdout, "bytes of stdout cut here]") {
+		t.Errorf("cut %d, stdout %d bytes", res.StdoutCut, len(res.Stdout))
+	}
+	if res.Text != "Let me look at the files. There is one Go file: main.go." || res.Usage.OutputTokens != 45 {
+		t.Errorf("the transcript after the flood was lost: %+v", res.Text)
+	}
+	stop(t, evs)
+}
+
+func TestMissingBinary(t *testing.T) {
+	t.Parallel()
+	res, evs, err := run(t, &adapter.Codex{Binary: "/nonexistent/codex"}, adapter.Request{Prompt: "x"}, runner.Options{})
+	if !errors.Is(err, supervisor.ErrNotFound) || res.ExitCode != 127 || !strings.Contains(res.Stderr, "/nonexistent/codex") {
+		t.Fatalf("err %v result %+v", err, res)
+	}
+	if s := stop(t, evs); s.StopReason != "error" {
+		t.Errorf("stop %+v", s)
+	}
+}
+
+func TestInvalidRequestRunsNothing(t *testing.T) {
+	t.Parallel()
+	f := newFake(t, "codex.jsonl", "")
+	_, evs, err := run(t, &adapter.Codex{Binary: script(t)}, adapter.Request{ToolsAllowlist: []string{"shell"}, Env: f.env()}, runner.Options{})
+	if !errors.Is(err, runner.ErrInvalidRequest) || len(evs) != 0 {
+		t.Fatalf("err %v events %v", err, evs)
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, "argv")); err == nil {
+		t.Error("the agent ran")
+	}
+}
+
+func TestCancelStopsTheRun(t *testing.T) {
+	t.Parallel()
+	f := newFake(t, "claude.jsonl", "hang")
+	ctx, cancel := context.WithCancel(t.Context())
+	var evs []adapter.Event
+	res, err := runner.New(runner.Options{Grace: time.Second}).Run(ctx, &adapter.Claude{Binary: script(t)},
+		adapter.Request{Prompt: "x", Env: f.env()}, func(e adapter.Event) {
+			evs = append(evs, e)
+			if e.Kind == adapter.EventSession {
+				cancel() // as a client disconnecting mid-stream
+			}
+		})
+	if err != nil || res.Stopped != "cancelled" {
+		t.Fatalf("err %v result %+v", err, res)
+	}
+	if s := stop(t, evs); s.StopReason != "cancelled" {
+		t.Errorf("stop %+v", s)
+	}
+}
+
+func zombie(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	s := string(stat)
+	i := strings.LastIndexByte(s, ')')
+	return i >= 0 && len(s) > i+2 && (s[i+2] == 'Z' || s[i+2] == 'X')
+}

@@ -1,0 +1,202 @@
+package adapter
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/etalab-ia/albert-code/internal/agent"
+	"github.com/etalab-ia/albert-code/internal/headless"
+	"github.com/etalab-ia/albert-code/internal/llm"
+)
+
+const (
+	claudeSession = "8f2c3a1e-5b7d-4c9e-a1f0-2d3e4b5c6a7f"
+	codexThread   = "0199a213-81c0-7800-8aa1-bbab2a035a53"
+	piSession     = "ccd569e0-4e1b-4c7d-a981-637ed4107310"
+)
+
+func transcript(t *testing.T, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func TestParseOutput(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		adapter    Adapter
+		transcript string
+		want       Result
+	}{
+		{&Claude{}, "claude.jsonl", Result{
+			// The notes' rule: assistant texts concatenated as they come, then trimmed.
+			Text: "Let me look at the files. There is one Go file: main.go.", SessionID: claudeSession,
+			Usage:      Usage{InputTokens: 24, OutputTokens: 45, CacheReadTokens: 4100, CacheWriteTokens: 100, Cost: 0.0123, Currency: "USD"},
+			StopReason: "end_turn",
+		}},
+		{&Claude{}, "claude-partial.jsonl", Result{
+			Text: "Hello!", SessionID: claudeSession, StopReason: "end_turn",
+			Usage: Usage{InputTokens: 10, OutputTokens: 3, Cost: 0.0002, Currency: "USD"},
+		}},
+		{&Claude{}, "claude-error.jsonl", Result{
+			Text: "API Error: 400 Output blocked by content filtering policy", SessionID: claudeSession,
+			ProviderError: "API Error: 400 Output blocked by content filtering policy",
+		}},
+		{&Codex{}, "codex.jsonl", Result{
+			Text: "I listed the folder.\nThere is one Go file: main.go.", SessionID: codexThread, StopReason: "stop",
+			Usage: Usage{InputTokens: 24763, OutputTokens: 122, CacheReadTokens: 24448},
+		}},
+		{&Codex{}, "codex-reconnect.jsonl", Result{
+			Text: "Done.", SessionID: codexThread, StopReason: "stop", Usage: Usage{InputTokens: 100, OutputTokens: 5},
+		}},
+		{&Codex{}, "codex-failed.jsonl", Result{
+			SessionID: codexThread, ProviderError: "unexpected status 429 Too Many Requests: You exceeded your current quota",
+		}},
+		{&Pi{}, "pi.jsonl", Result{
+			Text: "There is one Go file: main.go.", SessionID: piSession, StopReason: "stop",
+			Usage: Usage{InputTokens: 120, OutputTokens: 15, CacheReadTokens: 30, Cost: 0.000594, Currency: "USD"},
+		}},
+		{&Pi{}, "pi-error.jsonl", Result{
+			SessionID: piSession, StopReason: "error",
+			ProviderError: `400 {"error":{"code":"1301","message":"content flagged as unsafe"}}`,
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.transcript, func(t *testing.T) {
+			t.Parallel()
+			got := tc.adapter.ParseOutput(transcript(t, tc.transcript), &Request{})
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("\n got %+v\nwant %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+// Garbage, empty output and a transcript cut anywhere give an empty result, never a panic.
+func TestParseOutputSurvivesGarbage(t *testing.T) {
+	t.Parallel()
+	garbage := [][]byte{nil, []byte("\n\n"), []byte("not json\n{\"type\": broken\n[1,2]\nnull\n\"str\"\n"),
+		[]byte(`{"type":"assistant","message":{"content":42}}` + "\n" + `{"type":"result","usage":"many"}`)}
+	for _, name := range []string{"claude.jsonl", "codex.jsonl", "pi.jsonl"} {
+		data := transcript(t, name)
+		for i := 0; i < len(data); i += 97 {
+			garbage = append(garbage, data[:i])
+		}
+	}
+	for _, a := range []Adapter{&Claude{}, &Codex{}, &Pi{}, &AlbertCode{}} {
+		for _, g := range garbage {
+			_ = a.ParseOutput(g, &Request{})
+			s := NewStream(a, &Request{})
+			for line := range lines(g) {
+				_ = s.Line(line)
+			}
+		}
+	}
+}
+
+func streamAll(a Adapter, req *Request, out []byte) []Event {
+	s := NewStream(a, req)
+	var evs []Event
+	for line := range bytes.Lines(out) {
+		evs = append(evs, s.Line(bytes.TrimRight(line, "\n"))...)
+	}
+	return evs
+}
+
+func deltas(evs []Event) []string {
+	var out []string
+	for _, e := range evs {
+		if e.Kind == EventDelta {
+			out = append(out, e.Text)
+		}
+	}
+	return out
+}
+
+func TestStreams(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		adapter    Adapter
+		transcript string
+		deltas     []string
+		kinds      string // every event kind in order
+	}{
+		// Per message without partial messages, as Claude Code prints them.
+		{&Claude{}, "claude.jsonl", []string{"Let me look at the files.", " There is one Go file: main.go."}, "session delta delta usage"},
+		// Per token with them, the complete message not repeated.
+		{&Claude{}, "claude-partial.jsonl", []string{"Hel", "lo!"}, "session delta delta usage"},
+		{&Claude{}, "claude-error.jsonl", []string{"API Error: 400 Output blocked by content filtering policy"}, "session delta usage error"},
+		{&Codex{}, "codex.jsonl", []string{"I listed the folder.", "\nThere is one Go file: main.go."}, "session delta delta usage"},
+		{&Codex{}, "codex-failed.jsonl", nil, "session error error"},
+		// Thinking deltas are not part of the answer.
+		{&Pi{}, "pi.jsonl", []string{"There is one", " Go file: main.go."}, "session delta delta usage"},
+		{&Pi{}, "pi-error.jsonl", nil, "session error"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.transcript, func(t *testing.T) {
+			t.Parallel()
+			evs := streamAll(tc.adapter, &Request{}, transcript(t, tc.transcript))
+			var kinds []string
+			for _, e := range evs {
+				kinds = append(kinds, string(e.Kind))
+			}
+			if got := strings.Join(kinds, " "); got != tc.kinds {
+				t.Errorf("kinds %q, want %q", got, tc.kinds)
+			}
+			if got := deltas(evs); strings.Join(got, "|") != strings.Join(tc.deltas, "|") {
+				t.Errorf("deltas %q, want %q", got, tc.deltas)
+			}
+		})
+	}
+}
+
+// The albert-code transcript comes from the real headless printer, so a change of
+// its format breaks this test rather than the adapter in production.
+func TestAlbertCodeReadsHeadlessStreamJSON(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	_, err := headless.Run(t.Context(), scriptedAgent{}, "list the go files", headless.Options{
+		Format: headless.FormatStreamJSON, SessionID: "20260113-093301-4f2a", Stdout: &out, Stderr: &out,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &AlbertCode{}
+	got := a.ParseOutput(out.Bytes(), &Request{})
+	want := Result{Text: "There is one Go file: main.go.", SessionID: "20260113-093301-4f2a", StopReason: "end_turn",
+		Usage: Usage{InputTokens: 650, OutputTokens: 32, Cost: 0.002, Currency: "EUR"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("\n got %+v\nwant %+v\noutput:\n%s", got, want, out.String())
+	}
+	// Continuing a session: the summary's cost covers earlier runs, so it is dropped.
+	if got := a.ParseOutput(out.Bytes(), &Request{Continue: true}); got.Usage.Cost != 0 || got.Usage.InputTokens != 650 {
+		t.Errorf("continued run usage %+v", got.Usage)
+	}
+	evs := streamAll(a, &Request{}, out.Bytes())
+	if d := strings.Join(deltas(evs), ""); d != "There is one Go file: main.go." {
+		t.Errorf("streamed %q", d)
+	}
+}
+
+// scriptedAgent plays a two-call run through headless's Runner interface.
+type scriptedAgent struct{}
+
+func (scriptedAgent) Run(_ context.Context, _ string, emit func(agent.Event)) agent.Result {
+	u1, u2 := llm.Usage{InputTokens: 300, OutputTokens: 20}, llm.Usage{InputTokens: 350, OutputTokens: 12}
+	emit(agent.Event{Kind: agent.EventTextDelta, Text: "There is one"})
+	emit(agent.Event{Kind: agent.EventToolCallStart, Tool: &agent.ToolEvent{ID: "call_1", Name: "glob"}})
+	emit(agent.Event{Kind: agent.EventUsage, Usage: &u1, Stats: &agent.Stats{Turns: 1, Usage: u1, Cost: 0.001}})
+	emit(agent.Event{Kind: agent.EventTextDelta, Text: " Go file: main.go."})
+	total := llm.Usage{InputTokens: 650, OutputTokens: 32}
+	emit(agent.Event{Kind: agent.EventUsage, Usage: &u2, Stats: &agent.Stats{Turns: 2, Usage: total, Cost: 0.002}})
+	return agent.Result{Text: "There is one Go file: main.go.", Stop: agent.StopEndTurn,
+		Stats: agent.Stats{Turns: 2, Usage: total, Cost: 0.002}}
+}

@@ -1,0 +1,182 @@
+package adapter
+
+import (
+	"encoding/json"
+	"os"
+	"slices"
+	"strings"
+)
+
+// Pi drives pi-coding-agent in print mode with its JSON event stream
+// (`pi -p --mode json`), which streams true token deltas.
+type Pi struct {
+	// Binary is the program to run; empty means "pi".
+	Binary string
+	// Getenv reads the server's environment; nil means os.Getenv.
+	Getenv func(string) string
+}
+
+func (p *Pi) Name() string { return "pi" }
+
+func (p *Pi) ThinkingLevels() []string {
+	return []string{"off", "minimal", "low", "medium", "high", "xhigh"}
+}
+
+// schemaDirective asks pi, which cannot enforce a schema, for a bare JSON answer; the
+// caller still validates it.
+const schemaDirective = "Your final answer must be a single JSON document that conforms to the JSON Schema below. " +
+	"Write nothing else: no prose, no Markdown code fences.\n\nSchema:\n"
+
+func (p *Pi) BuildArgv(req *Request) ([]string, error) {
+	argv := []string{orDefault(p.Binary, "pi"), "-p", "--mode", "json"}
+	for _, f := range []struct{ flag, value string }{
+		{"--model", req.Model}, {"--thinking", req.Thinking},
+		{"--system-prompt", req.SystemPrompt}, {"--append-system-prompt", req.AppendSystemPrompt},
+	} {
+		if f.value != "" {
+			argv = append(argv, f.flag, f.value)
+		}
+	}
+	if len(req.JSONSchema) > 0 {
+		argv = append(argv, "--append-system-prompt", schemaDirective+compactJSON(req.JSONSchema))
+	}
+	switch {
+	case req.Resume != "":
+		argv = append(argv, "--session", req.Resume)
+	case req.Continue:
+		argv = append(argv, "--continue")
+	default:
+		argv = append(argv, "--no-session")
+	}
+	switch {
+	case req.NoTools:
+		argv = append(argv, "--no-tools")
+	case len(req.ToolsAllowlist) > 0:
+		argv = append(argv, "--tools", strings.Join(req.ToolsAllowlist, ","))
+	}
+	argv = append(argv, req.ExtraArgs...)
+	// With an Anthropic endpoint configured, say so: pi would otherwise give glm-*
+	// model names to its zai provider.
+	if p.env(req, "ANTHROPIC_BASE_URL") != "" && !slices.Contains(argv, "--provider") {
+		argv = append(argv, "--provider", "anthropic")
+	}
+	return argv, nil
+}
+
+func (p *Pi) env(req *Request, name string) string {
+	if v, ok := req.Env[name]; ok {
+		return v
+	}
+	if p.Getenv != nil {
+		return p.Getenv(name)
+	}
+	return os.Getenv(name)
+}
+
+// piMessage is an AgentMessage of pi's events.
+type piMessage struct {
+	Role         string          `json:"role"`
+	Content      json.RawMessage `json:"content"`
+	Usage        json.RawMessage `json:"usage"`
+	StopReason   string          `json:"stopReason"`
+	ErrorMessage string          `json:"errorMessage"`
+}
+
+// piRecord holds the fields read from pi's events: session, message_update,
+// message_end, turn_end and agent_end.
+type piRecord struct {
+	Type      string          `json:"type"`
+	ID        string          `json:"id"`
+	Message   *piMessage      `json:"message"`
+	Usage     json.RawMessage `json:"usage"`
+	Messages  []piMessage     `json:"messages"`
+	Assistant *struct {
+		Type  string `json:"type"`
+		Delta string `json:"delta"`
+	} `json:"assistantMessageEvent"`
+}
+
+func (p *Pi) ParseOutput(stdout []byte, _ *Request) Result {
+	var res Result
+	var texts []string
+	var turnUsage Usage
+	messageUsage := false
+	for line := range lines(stdout) {
+		var r piRecord
+		if !decodeLine(line, &r) {
+			continue
+		}
+		switch r.Type {
+		case "session":
+			res.SessionID = r.ID
+		case "message_end":
+			m := r.Message
+			if m == nil || m.Role != "assistant" {
+				continue
+			}
+			if t := textOf(m.Content); t != "" {
+				texts = append(texts, t)
+			}
+			if len(m.Usage) > 0 {
+				res.Usage.Add(usageFrom(m.Usage))
+				messageUsage = true
+			}
+			res.StopReason = m.StopReason
+			if m.StopReason == "error" && m.ErrorMessage != "" {
+				res.ProviderError = m.ErrorMessage
+			}
+		case "turn_end":
+			// The turn repeats its message's usage: counted only when no message had one.
+			if r.Message != nil && len(r.Message.Usage) > 0 {
+				turnUsage.Add(usageFrom(r.Message.Usage))
+			} else if len(r.Usage) > 0 {
+				turnUsage.Add(usageFrom(r.Usage))
+			}
+		}
+	}
+	if !messageUsage {
+		res.Usage = turnUsage
+	}
+	if res.Usage.Cost > 0 {
+		res.Usage.Currency = "USD"
+	}
+	res.Text = strings.Join(texts, "\n")
+	return res
+}
+
+func (p *Pi) NewStream(*Request) Stream { return piStream{} }
+
+type piStream struct{}
+
+func (piStream) Line(line []byte) []Event {
+	var r piRecord
+	if !decodeLine(line, &r) {
+		return nil
+	}
+	switch r.Type {
+	case "session":
+		return []Event{{Kind: EventSession, SessionID: r.ID}}
+	case "message_update":
+		// Text only: thinking and tool-call deltas are not part of the answer.
+		if r.Assistant != nil && r.Assistant.Type == "text_delta" && r.Assistant.Delta != "" {
+			return []Event{{Kind: EventDelta, Text: r.Assistant.Delta}}
+		}
+	case "message_end":
+		if m := r.Message; m != nil && m.Role == "assistant" && m.StopReason == "error" && m.ErrorMessage != "" {
+			return []Event{{Kind: EventError, Text: m.ErrorMessage}}
+		}
+	case "turn_end":
+		raw := r.Usage
+		if r.Message != nil && len(r.Message.Usage) > 0 {
+			raw = r.Message.Usage
+		}
+		if len(raw) > 0 {
+			u := usageFrom(raw)
+			if u.Cost > 0 {
+				u.Currency = "USD"
+			}
+			return []Event{{Kind: EventUsage, Usage: &u}}
+		}
+	}
+	return nil
+}

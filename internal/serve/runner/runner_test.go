@@ -1,0 +1,87 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+)
+
+// direct stands for the in-process agent: events without a process.
+type direct struct {
+	err error
+}
+
+func (direct) Name() string { return "native" }
+
+func (d direct) Run(_ context.Context, req *adapter.Request, emit func(adapter.Event)) (adapter.Result, error) {
+	emit(adapter.Event{Kind: adapter.EventSession, SessionID: "s-1"})
+	emit(adapter.Event{Kind: adapter.EventDelta, Text: req.Prompt})
+	emit(adapter.Event{Kind: adapter.EventStop, StopReason: "its own stop, dropped"})
+	return adapter.Result{Text: req.Prompt, StopReason: "end_turn", Usage: adapter.Usage{InputTokens: 3}}, d.err
+}
+
+func TestDirectBackendGetsTheSameEnding(t *testing.T) {
+	t.Parallel()
+	var kinds []adapter.EventKind
+	var last adapter.Event
+	res, err := New(Options{}).Run(t.Context(), direct{}, adapter.Request{Prompt: "hi"}, func(e adapter.Event) {
+		kinds = append(kinds, e.Kind)
+		last = e
+	})
+	if err != nil || res.Text != "hi" {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if len(kinds) != 3 || kinds[2] != adapter.EventStop || last.StopReason != "end_turn" || last.Usage.InputTokens != 3 || last.ExitCode != nil {
+		t.Errorf("events %v, stop %+v", kinds, last)
+	}
+}
+
+func TestDirectBackendFailure(t *testing.T) {
+	t.Parallel()
+	boom := errors.New("provider unreachable")
+	var kinds []adapter.EventKind
+	_, err := New(Options{}).Run(t.Context(), direct{err: boom}, adapter.Request{}, func(e adapter.Event) { kinds = append(kinds, e.Kind) })
+	if !errors.Is(err, boom) || len(kinds) != 4 || kinds[2] != adapter.EventError || kinds[3] != adapter.EventStop {
+		t.Errorf("err %v events %v", err, kinds)
+	}
+}
+
+func TestStopReason(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		res  adapter.Result
+		want string
+	}{
+		{adapter.Result{Stopped: "exited", StopReason: "end_turn"}, "end_turn"},
+		{adapter.Result{Stopped: "exited"}, "stop"},
+		{adapter.Result{Stopped: "exited", ExitCode: 1, StopReason: "end_turn"}, "error"},
+		{adapter.Result{Stopped: "exited", ProviderError: "quota"}, "error"},
+		{adapter.Result{Stopped: "idle", ExitCode: -1}, "idle"},
+		{adapter.Result{Stopped: "timeout", StopReason: "end_turn"}, "timeout"},
+		{adapter.Result{Stopped: "cancelled"}, "cancelled"},
+	}
+	for _, tc := range tests {
+		if got := stopEvent(tc.res).StopReason; got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.res, got, tc.want)
+		}
+	}
+}
+
+func TestRecordsAreCapped(t *testing.T) {
+	t.Parallel()
+	r := newRecorder(true, 40)
+	for _, l := range []string{`{"type":"a"}`, `{"no":"type"}`, `plain text`, `{"type":"too big to fit in what is left"}`} {
+		r.add([]byte(l))
+	}
+	if len(r.records) != 3 || r.cut != 1 || r.records[1].Type != "unknown" || r.records[2].Type != "raw_stdout" ||
+		string(r.records[2].Event) != `"plain text"` {
+		t.Errorf("records %+v cut %d", r.records, r.cut)
+	}
+	off := newRecorder(false, 0)
+	off.add([]byte(`{"type":"a"}`))
+	if len(off.records) != 0 {
+		t.Error("records kept with event mode off")
+	}
+}
