@@ -1,0 +1,136 @@
+// Package config reads the serve layer's configuration from the environment and the
+// command line, and checks at start-up that every mode switched on can work. Names
+// follow the seed's rule: ALBERT_CODE_<MODE>_MODE=1 turns a mode on and
+// ALBERT_CODE_<MODE>_MODE_<KNOB> configures it; other settings are bare
+// (ALBERT_CODE_ADAPTER...). The original's AICODEBOX_* names are read as aliases so
+// its users move over unchanged. Everything here is a pure function of its inputs.
+package config
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Defaults, with their reasons.
+const (
+	// DefaultAPIPort is the original's.
+	DefaultAPIPort = 8080
+	// DefaultMCPPort is the original's port for a standalone MCP server; with the
+	// API on, MCP is served on the API's port unless given its own.
+	DefaultMCPPort = 8081
+	// DefaultAdapter runs our agent in-process: no subprocess, true streaming.
+	DefaultAdapter = "native"
+	// DefaultWorkspace is the original's root, the folder its container mounts.
+	DefaultWorkspace = "/workspace"
+)
+
+// Mode names a way of serving, as it appears in variable names.
+type Mode string
+
+const (
+	ModeAPI      Mode = "API"
+	ModeMCP      Mode = "MCP"
+	ModeTelegram Mode = "TELEGRAM"
+	ModeCron     Mode = "CRON"
+)
+
+// Modes lists every mode, in the order they are documented.
+var Modes = []Mode{ModeAPI, ModeMCP, ModeTelegram, ModeCron}
+
+// Config is the serve layer's configuration.
+type Config struct {
+	API      API
+	MCP      MCP
+	Telegram Telegram
+	Cron     Cron
+
+	// Adapter is "native", a built-in CLI adapter's name, or a .toml adapter file.
+	Adapter string
+	// AgentBinary overrides the program a CLI adapter runs.
+	AgentBinary string
+	// Workspace is the root every workspace name resolves under.
+	Workspace string
+	// AvailableModels is what /v1/models offers; empty means the adapter's own list.
+	AvailableModels []string
+	// AvailableEfforts restricts the thinking levels offered; empty means the adapter's.
+	AvailableEfforts []string
+	// Timeout and IdleTimeout are the limits of requests that set none.
+	Timeout, IdleTimeout time.Duration
+	// QueueBound is how many runs may wait for one workspace (0: none waits).
+	QueueBound int
+	// Retention is how long finished runs stay readable.
+	Retention time.Duration
+	// RunStore is the SQLite file of the run store; empty means the caller's
+	// default (under ALBERT_CODE_HOME).
+	RunStore string
+
+	// origin is the variable or flag each setting came from, by Suffix.
+	origin map[string]string
+}
+
+// API is the HTTP API mode (/run, /files, the OpenAI-compatible endpoint).
+type API struct {
+	Enabled bool
+	Host    string
+	Port    int
+	// Tokens are the accepted bearer tokens; none means no authentication.
+	Tokens []string
+}
+
+// MCP is the MCP server mode.
+type MCP struct {
+	Enabled bool
+	// Port is the MCP server's own port; 0 means the API's port (/mcp).
+	Port           int
+	Tokens         []string
+	AllowedHosts   []string
+	AllowedOrigins []string
+}
+
+// Telegram is the Telegram bot mode: read now, served by a later version.
+type Telegram struct {
+	Enabled                bool
+	Token, File, Overrides string
+}
+
+// Cron is the scheduler mode: read now, served by a later version.
+type Cron struct {
+	Enabled          bool
+	File, HistoryDir string
+}
+
+// Enabled reports whether mode m is on.
+func (c *Config) Enabled(m Mode) bool {
+	switch m {
+	case ModeAPI:
+		return c.API.Enabled
+	case ModeMCP:
+		return c.MCP.Enabled
+	case ModeTelegram:
+		return c.Telegram.Enabled
+	case ModeCron:
+		return c.Cron.Enabled
+	}
+	return false
+}
+
+// Problem is one thing wrong with the configuration: the variable or flag at fault
+// and what to do.
+type Problem struct {
+	Var     string
+	Message string
+}
+
+func (p Problem) String() string { return p.Var + ": " + p.Message }
+
+// Problems is every problem found at start-up; the server refuses to start.
+type Problems []Problem
+
+func (ps Problems) Error() string {
+	lines := make([]string, len(ps))
+	for i, p := range ps {
+		lines[i] = "  " + p.String()
+	}
+	return fmt.Sprintf("serve configuration has %d problem(s):\n%s", len(ps), strings.Join(lines, "\n"))
+}
