@@ -9,6 +9,11 @@ type Request struct {
 	// Messages is the whole prompt, system message first when there is one.
 	Messages []Message
 	Tools    []ToolSpec
+	// ToolChoice constrains the use of Tools; the zero value lets the model choose.
+	ToolChoice ToolChoice
+	// ReasoningEffort asks a reasoning model to think less or more (low, medium,
+	// high); empty leaves the server's default.
+	ReasoningEffort string
 	// Temperature is sent only when non-nil.
 	Temperature *float64
 	// MaxTokens caps the answer when positive.

@@ -18,11 +18,13 @@ type chatRequest struct {
 	Model         string        `json:"model"`
 	Messages      []wireMessage `json:"messages"`
 	Tools         []wireTool    `json:"tools,omitempty"`
-	ToolChoice    string        `json:"tool_choice,omitempty"`
+	ToolChoice    any           `json:"tool_choice,omitempty"`
 	Stream        bool          `json:"stream"`
 	StreamOptions streamOptions `json:"stream_options"`
 	Temperature   *float64      `json:"temperature,omitempty"`
 	MaxTokens     int           `json:"max_tokens,omitempty"`
+	// ReasoningEffort is OpenAI's name, which vLLM and Albert read too.
+	ReasoningEffort string `json:"reasoning_effort,omitempty"`
 }
 
 type streamOptions struct {
@@ -73,11 +75,12 @@ var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 // stays readable in server logs.
 func encodeRequest(req llm.Request) ([]byte, error) {
 	body := chatRequest{
-		Model:         req.Model,
-		Messages:      wireMessages(req.Messages),
-		Stream:        true,
-		StreamOptions: streamOptions{IncludeUsage: true},
-		Temperature:   req.Temperature,
+		Model:           req.Model,
+		Messages:        wireMessages(req.Messages),
+		Stream:          true,
+		StreamOptions:   streamOptions{IncludeUsage: true},
+		Temperature:     req.Temperature,
+		ReasoningEffort: req.ReasoningEffort,
 	}
 	if len(req.Tools) > 0 {
 		tools, err := wireTools(req.Tools)
@@ -85,7 +88,7 @@ func encodeRequest(req llm.Request) ([]byte, error) {
 			return nil, err
 		}
 		body.Tools = tools
-		body.ToolChoice = "auto"
+		body.ToolChoice = wireToolChoice(req.ToolChoice)
 	}
 	if req.MaxTokens > 0 {
 		body.MaxTokens = req.MaxTokens
@@ -97,6 +100,17 @@ func encodeRequest(req llm.Request) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// wireToolChoice is a mode as a string, or a named function as OpenAI's object.
+func wireToolChoice(c llm.ToolChoice) any {
+	switch c.Mode {
+	case "":
+		return string(llm.ToolChoiceAuto)
+	case llm.ToolChoiceFunction:
+		return map[string]any{"type": "function", "function": map[string]string{"name": c.Name}}
+	}
+	return string(c.Mode)
 }
 
 func wireMessages(msgs []llm.Message) []wireMessage {

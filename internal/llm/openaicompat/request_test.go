@@ -149,3 +149,30 @@ func TestRequestBadToolSchema(t *testing.T) {
 		t.Errorf("server saw %d requests for an invalid request", n)
 	}
 }
+
+func TestRequestToolChoiceAndReasoningEffort(t *testing.T) {
+	t.Parallel()
+	tools := []llm.ToolSpec{{Name: "get_weather"}}
+	tests := []struct {
+		choice llm.ToolChoice
+		want   string
+	}{
+		{llm.ToolChoice{}, `"auto"`},
+		{llm.ToolChoice{Mode: llm.ToolChoiceNone}, `"none"`},
+		{llm.ToolChoice{Mode: llm.ToolChoiceRequired}, `"required"`},
+		{llm.ToolChoice{Mode: llm.ToolChoiceFunction, Name: "get_weather"}, `{"type":"function","function":{"name":"get_weather"}}`},
+	}
+	for _, tc := range tests {
+		body, err := encodeRequest(llm.Request{Model: "m", Tools: tools, ToolChoice: tc.choice, ReasoningEffort: "low"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got map[string]json.RawMessage
+		if err := json.Unmarshal(body, &got); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(roundTrip(t, string(got["tool_choice"])), roundTrip(t, tc.want)) || string(got["reasoning_effort"]) != `"low"` {
+			t.Errorf("%+v: tool_choice %s, reasoning_effort %s", tc.choice, got["tool_choice"], got["reasoning_effort"])
+		}
+	}
+}
