@@ -25,7 +25,7 @@ func newConfigCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return config.Show(cmd.OutOrStdout(), e.cfg)
+			return config.Show(cmd.OutOrStdout(), e.Config)
 		},
 	})
 	return cmd
@@ -59,9 +59,9 @@ func newSessionsCmd() *cobra.Command {
 			if all {
 				f.SubAgents = true
 			} else {
-				f.Cwd = e.workDir
+				f.Cwd = e.WorkDir
 			}
-			metas, err := e.sessionStore().List(f)
+			metas, err := e.SessionStore().List(f)
 			var broken *session.ListError
 			if err != nil && !errors.As(err, &broken) {
 				return err
@@ -103,7 +103,7 @@ func newSessionsCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			log, msgs, err := e.sessionStore().Open(args[0])
+			log, msgs, err := e.SessionStore().Open(args[0])
 			if err != nil {
 				return usageError("%v", err)
 			}
@@ -141,7 +141,7 @@ func newSessionsCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			store := e.sessionStore()
+			store := e.SessionStore()
 			id, err := store.Resolve(args[0])
 			if err != nil {
 				return usageError("%v", err)

@@ -25,7 +25,7 @@ func vectorLeg(root, dbPath string) (leg *vectorSearch, closeFn func()) {
 	if err != nil {
 		return &vectorSearch{err: fmt.Errorf("configuration: %w", err)}, func() {}
 	}
-	return vectorLegFor(e.cfg, dbPath)
+	return vectorLegFor(e.Config, dbPath)
 }
 
 // vectorLegFor is vectorLeg with the configuration already loaded.

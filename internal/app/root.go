@@ -1,28 +1,22 @@
 package app
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/etalab-ia/albert-code/internal/agent"
+	"github.com/etalab-ia/albert-code/internal/agentenv"
 	"github.com/etalab-ia/albert-code/internal/config"
-	"github.com/etalab-ia/albert-code/internal/graph/agenttool"
 	"github.com/etalab-ia/albert-code/internal/headless"
-	"github.com/etalab-ia/albert-code/internal/llm"
-	"github.com/etalab-ia/albert-code/internal/prompt"
 	"github.com/etalab-ia/albert-code/internal/session"
-	"github.com/etalab-ia/albert-code/internal/tool/builtin"
 )
 
 // runFlags are the flags of the agent itself (the root command).
@@ -111,9 +105,12 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, stdin io.Reader) er
 	if err != nil {
 		return usageError("%v", err)
 	}
-	closeLog := openLogFile(e.cfg.Home)
+	closeLog := openLogFile(e.Config.Home)
 	defer closeLog()
-	run, err := e.newRun(f, text)
+	run, err := e.NewRun(agentenv.RunOptions{
+		Limits:   agentenv.Limits{MaxTurns: f.maxTurns, MaxPrice: f.maxPrice},
+		Continue: f.cont, Resume: f.resume, FirstPrompt: text,
+	})
 	if err != nil {
 		if errors.Is(err, config.ErrMissingAPIKey) || errors.Is(err, session.ErrNotFound) ||
 			errors.Is(err, session.ErrNoSession) || errors.Is(err, session.ErrAmbiguous) {
@@ -121,15 +118,15 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, stdin io.Reader) er
 		}
 		return &exitError{code: ExitError, err: err}
 	}
-	defer run.close()
-	for _, w := range run.warnings {
+	defer run.Close()
+	for _, w := range run.Warnings {
 		fmt.Fprintln(cmd.ErrOrStderr(), "albert-code: warning:", w)
 	}
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	res, err := headless.Run(ctx, run.agent, text, headless.Options{
-		Format: format, SessionID: run.sessionID, Model: run.model,
+	res, err := headless.Run(ctx, run.Agent, text, headless.Options{
+		Format: format, SessionID: run.SessionID, Model: run.Model,
 		Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(),
 	})
 	if err != nil {
@@ -170,152 +167,4 @@ func readPrompt(args []string, stdin io.Reader) (string, error) {
 		return "", usageError("no prompt: give one as an argument (albert-code -p \"...\") or on stdin")
 	}
 	return text, nil
-}
-
-// run is one prepared conversation.
-type run struct {
-	agent     *agent.Agent
-	sessionID string
-	model     string
-	warnings  []string
-	close     func()
-}
-
-// newRun builds the agent for a headless run: model and provider, session (new,
-// continued or resumed), tools, permissions, middlewares and system prompt. The
-// session is opened while the tools are built: one waits on the disk (fsyncs), the
-// other on the CPU (schemas), and start-up is most of a short run's overhead.
-func (e *env) newRun(f runFlags, firstPrompt string) (*run, error) {
-	m, p, err := e.modelFor()
-	if err != nil {
-		return nil, err
-	}
-	provider, err := e.newProvider(p)
-	if err != nil {
-		return nil, err
-	}
-	var sess openedSession
-	var sessErr error
-	opened := make(chan struct{})
-	go func() {
-		defer close(opened)
-		sess, sessErr = e.openSession(f, m.Name, firstPrompt)
-	}()
-
-	subs := &subAgents{env: e, provider: provider, model: agentModel(m)}
-	todos := &builtin.TodoList{}
-	reg, toolErr := e.tools(e.profile, builtin.Deps{Todos: todos, SubAgents: subs, Search: e.searchBackend()})
-	system, _ := prompt.Build(prompt.Input{WorkDir: e.workDir, Trusted: e.trusted, Model: m.Name,
-		Profile: e.profile.Name, ProfileAddition: e.profile.SystemPrompt, Now: time.Now()})
-	<-opened
-	if err := errors.Join(sessErr, toolErr); err != nil {
-		sess.close()
-		return nil, err
-	}
-
-	// Resolving the tools' validation schemas uses the CPU while the first model call
-	// waits on the network; close waits for it, so no goroutine outlives the run.
-	prepared := make(chan struct{})
-	go func() {
-		defer close(prepared)
-		reg.Prepare()
-	}()
-	// An existing code-graph index is brought up to date while the conversation
-	// starts; the run's end stops and waits for it.
-	warmCtx, stopWarm := context.WithCancel(context.Background())
-	warmed := make(chan struct{})
-	go func() {
-		defer close(warmed)
-		if _, ok := reg.Get(agenttool.Name); ok {
-			if err := e.codeGraph().Warm(warmCtx); err != nil && warmCtx.Err() == nil {
-				slog.Warn("refresh the code graph", "err", err)
-			}
-		}
-	}()
-	middlewares := e.middlewares(e.profile, limits{maxTurns: f.maxTurns, maxPrice: f.maxPrice}, todos)
-	_, hasGraph := reg.Get(agenttool.Name)
-	if hasGraph {
-		// A write, an edit or a command may change the sources: the index is
-		// refreshed in the background before the next question needs it.
-		middlewares = append(middlewares, agenttool.RefreshAfterChanges(e.codeGraph(), func(name string) bool {
-			t, ok := reg.Get(name)
-			return ok && !t.Info().ReadOnly
-		}))
-	}
-	r := &run{model: m.Name, warnings: sess.warnings, close: func() {
-		stopWarm()
-		if hasGraph {
-			e.codeGraph().Stop()
-		}
-		<-prepared
-		<-warmed
-		sess.close()
-	}}
-	opts := agent.Options{
-		Provider: provider, Model: agentModel(m), Tools: reg, Policy: e.policy(e.profile),
-		Middlewares:  middlewares,
-		SystemPrompt: system, History: sess.history, Stats: sess.stats,
-		CompactKeepTurns: e.cfg.Compaction.KeepRecentTurns,
-	}
-	if sess.log != nil {
-		r.sessionID = sess.log.ID()
-		subs.store, subs.parentID = e.sessionStore(), r.sessionID
-		opts.Log, opts.SessionID = sessionLog{log: sess.log}, r.sessionID
-	}
-	a, err := agent.New(opts)
-	if err != nil {
-		r.close()
-		return nil, err
-	}
-	subs.parent = func() *agent.Agent { return a }
-	r.agent = a
-	return r, nil
-}
-
-// openedSession is the session a run appends to, with what it brings back.
-type openedSession struct {
-	log      *session.Log // nil when sessions are disabled
-	history  []llm.Message
-	stats    agent.Stats
-	warnings []string
-}
-
-func (s openedSession) close() {
-	if s.log != nil {
-		_ = s.log.Close()
-	}
-}
-
-// openSession creates a session, or opens the one --continue or --resume names.
-func (e *env) openSession(f runFlags, model, firstPrompt string) (openedSession, error) {
-	if !e.cfg.Session.Enabled {
-		return openedSession{}, nil
-	}
-	store := e.sessionStore()
-	if !f.cont && f.resume == "" {
-		// The title is known now: setting it here saves a meta.json rewrite on the
-		// first append.
-		sl, err := store.Create(session.Meta{Cwd: e.workDir, Model: model, Profile: e.profile.Name, Title: session.Title(firstPrompt)})
-		return openedSession{log: sl}, err
-	}
-	ref := f.resume
-	if f.cont {
-		var err error
-		if ref, err = store.Latest(e.workDir); err != nil {
-			return openedSession{}, err
-		}
-	}
-	sl, history, err := store.Open(ref)
-	if err != nil {
-		return openedSession{}, err
-	}
-	meta := sl.Meta()
-	return openedSession{log: sl, history: history, stats: agent.Stats{Usage: meta.Usage, Cost: meta.Cost}, warnings: sl.Warnings()}, nil
-}
-
-func (e *env) searchBackend() builtin.SearchBackend {
-	if e.cfg.WebSearch.BaseURL == "" {
-		return nil
-	}
-	return &builtin.SearXNG{BaseURL: e.cfg.WebSearch.BaseURL}
 }

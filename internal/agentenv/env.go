@@ -1,0 +1,279 @@
+// Package agentenv builds a ready agent for one folder from the user's configuration:
+// model and provider, tools, permission policy, middlewares, system prompt and session.
+// Every face that runs our agent (headless mode, the serve layer's native adapter)
+// builds it here, so they all get the same agent.
+package agentenv
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/etalab-ia/albert-code/internal/agent"
+	"github.com/etalab-ia/albert-code/internal/config"
+	"github.com/etalab-ia/albert-code/internal/graph/agenttool"
+	"github.com/etalab-ia/albert-code/internal/llm"
+	"github.com/etalab-ia/albert-code/internal/llm/openaicompat"
+	"github.com/etalab-ia/albert-code/internal/llm/retry"
+	"github.com/etalab-ia/albert-code/internal/permission"
+	"github.com/etalab-ia/albert-code/internal/permission/shellcmd"
+	"github.com/etalab-ia/albert-code/internal/profile"
+	"github.com/etalab-ia/albert-code/internal/session"
+	"github.com/etalab-ia/albert-code/internal/tool"
+	"github.com/etalab-ia/albert-code/internal/tool/builtin"
+	"github.com/etalab-ia/albert-code/internal/trust"
+)
+
+// Options say where and how to load an Env.
+type Options struct {
+	// WorkDir is the folder the agent works in; it must be absolute.
+	WorkDir   string
+	Overrides config.Overrides
+	// Trust trusts WorkDir for this run only (--trust): tools may change it, and the
+	// project files found in it or above it are read.
+	Trust bool
+	// IgnoreProjectFiles never reads project configuration or profiles, trusted or
+	// not: for a server whose workspaces are written by its clients, since a project
+	// file can redirect base_url and so receive the API key.
+	IgnoreProjectFiles bool
+	// LookupEnv replaces os.LookupEnv for the configuration; nil reads the process's.
+	LookupEnv func(string) (string, bool)
+	// UserAgent is sent to model servers, such as "albert-code/1.2.0".
+	UserAgent string
+}
+
+// Env is what one invocation knows before the agent exists: the loaded configuration,
+// the chosen profile, and whether the folder is trusted.
+type Env struct {
+	WorkDir string
+	Config  *config.Config
+	Profile profile.Profile
+	Trusted bool
+	// CodeGraph returns the code_graph tool for WorkDir, built once; nil offers no
+	// code graph. The app sets it: where the index lives is the graph commands' rule.
+	CodeGraph func() *agenttool.Tool
+
+	userAgent string
+}
+
+// Load reads trust, configuration and profiles for opts.WorkDir.
+func Load(opts Options) (*Env, error) {
+	lookup := opts.LookupEnv
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	home, err := config.HomeDir(lookup)
+	if err != nil {
+		return nil, err
+	}
+	ts, err := trust.Open(home)
+	if err != nil {
+		return nil, err
+	}
+	workDir := opts.WorkDir
+	trusted := opts.Trust || ts.IsTrusted(workDir)
+	isTrusted := func(dir string) bool {
+		if opts.IgnoreProjectFiles {
+			return false
+		}
+		return (opts.Trust && isAncestorOrSelf(dir, workDir)) || ts.IsTrusted(dir)
+	}
+	cfg, err := config.Load(config.Options{WorkDir: workDir, Overrides: opts.Overrides, Trusted: isTrusted, LookupEnv: opts.LookupEnv})
+	if err != nil {
+		return nil, err
+	}
+	cat, err := profile.Load(profile.Options{Home: cfg.Home, WorkDir: workDir, Trusted: isTrusted})
+	if err != nil {
+		return nil, err
+	}
+	prof, err := cat.Get(cfg.Agent)
+	if err != nil {
+		return nil, err
+	}
+	return &Env{WorkDir: workDir, Config: cfg, Profile: prof, Trusted: trusted, userAgent: opts.UserAgent}, nil
+}
+
+// isAncestorOrSelf reports whether dir is path or one of its ancestors: --trust
+// covers the working directory and the project root found above it.
+func isAncestorOrSelf(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && (rel == "." || filepath.IsLocal(rel))
+}
+
+// ModelFor resolves the model the profile or configuration asks for.
+func (e *Env) ModelFor() (config.Model, config.Provider, error) {
+	name := e.Config.ModelName
+	if e.Profile.Model != "" {
+		if src, ok := e.Config.Source("model"); !ok || src.Kind == config.SourceDefault {
+			name = e.Profile.Model
+		}
+	}
+	m, err := e.Config.Model(name)
+	if err != nil {
+		return config.Model{}, config.Provider{}, err
+	}
+	p, err := e.Config.Provider(m.Provider)
+	if err != nil {
+		return config.Model{}, config.Provider{}, err
+	}
+	return m, p, nil
+}
+
+// NewProvider builds the client for p, wrapped in retries. Only the OpenAI-compatible
+// wire format exists so far; the others arrive with their providers.
+func (e *Env) NewProvider(p config.Provider) (llm.Provider, error) {
+	if p.Kind != config.KindOpenAICompatible {
+		return nil, fmt.Errorf("provider %q is of kind %q, which this build cannot talk to yet; use an openai-compatible provider", p.Name, p.Kind)
+	}
+	key, err := e.Config.APIKey(p.Name)
+	if err != nil {
+		return nil, err
+	}
+	inner := openaicompat.New(openaicompat.Options{
+		BaseURL:      p.BaseURL,
+		APIKey:       key,
+		ExtraHeaders: p.Headers,
+		UserAgent:    e.userAgent,
+		XMLToolCalls: p.XMLToolCalls,
+		Timeout:      p.Timeout,
+	})
+	return retry.Wrap(inner, retry.Policy{}), nil
+}
+
+// AgentModel is what the agent loop needs to know of m.
+func AgentModel(m config.Model) agent.Model {
+	return agent.Model{
+		Name: m.Name, WireName: m.WireName, ContextWindow: m.ContextWindow,
+		InputPrice: m.InputPrice, OutputPrice: m.OutputPrice, Temperature: m.Temperature,
+	}
+}
+
+// toolEnv turns configuration into the built-in tools' settings.
+func (e *Env) toolEnv() builtin.Env {
+	return builtin.Env{
+		WorkDir:             e.WorkDir,
+		MaxOutputBytes:      e.Config.Bash.MaxOutputBytes,
+		BashTimeout:         e.Config.Bash.Timeout,
+		FetchMaxBytes:       int64(e.Config.WebFetch.MaxBytes),
+		AllowPrivateNetwork: e.Config.WebFetch.AllowPrivate,
+	}
+}
+
+// Tools builds the registry a profile may use: built-ins filtered by the profile and by
+// enabled_tools / disabled_tools (--enabled-tools).
+func (e *Env) Tools(prof profile.Profile, deps builtin.Deps) (*tool.Registry, error) {
+	enabled, err := tool.ParseNamePatterns(e.Config.EnabledTools)
+	if err != nil {
+		return nil, err
+	}
+	disabled, err := tool.ParseNamePatterns(e.Config.DisabledTools)
+	if err != nil {
+		return nil, err
+	}
+	tools := builtin.All(e.toolEnv(), deps)
+	if e.CodeGraph != nil {
+		tools = append(tools, e.CodeGraph())
+	}
+	all, err := tool.NewRegistry(tools...)
+	if err != nil {
+		return nil, err
+	}
+	return all.Filter(func(i tool.Info) bool {
+		if len(enabled) > 0 && !tool.MatchAny(enabled, i.Name) {
+			return false
+		}
+		return !tool.MatchAny(disabled, i.Name) && prof.AllowsTool(i.Name, i.ReadOnly)
+	}), nil
+}
+
+// Policy turns [tools.*] rules and the profile's permission overrides into the
+// permission policy. For bash, allow and deny are command prefixes added to the
+// built-in lists of the command classifier, not path globs.
+func (e *Env) Policy(prof profile.Profile) *permission.Policy {
+	rules := map[string]permission.Rule{}
+	for name, tc := range e.Config.Tools {
+		r := permission.Rule{Level: permission.Level(tc.Permission), Allow: tc.Allow, Deny: tc.Deny}
+		if name == "bash" {
+			r.Allow, r.Deny = nil, nil
+		}
+		rules[name] = r
+	}
+	for name, p := range prof.Permissions {
+		r := rules[name]
+		r.Level = permission.Level(p)
+		rules[name] = r
+	}
+	bash := e.Config.Tool("bash")
+	commands := shellcmd.Defaults().With(bash.Allow, bash.Deny)
+	return &permission.Policy{
+		WorkDir: e.WorkDir, Trusted: e.Trusted, AutoApprove: prof.AutoApprove, Rules: rules,
+		Classifiers: map[string]func(json.RawMessage) (permission.Verdict, bool){"bash": commands.ClassifyCall},
+	}
+}
+
+// Limits are the run limits that become middlewares.
+type Limits struct {
+	MaxTurns int
+	MaxPrice float64
+}
+
+// Middlewares lists the guards a profile turns on, in the order they run.
+func (e *Env) Middlewares(prof profile.Profile, l Limits, todos *builtin.TodoList) []agent.Middleware {
+	var ms []agent.Middleware
+	if l.MaxTurns > 0 {
+		ms = append(ms, agent.TurnLimit{Max: l.MaxTurns})
+	}
+	if l.MaxPrice > 0 {
+		ms = append(ms, agent.PriceCap{Max: l.MaxPrice})
+	}
+	if prof.Middleware.ContextWarning && e.Config.ContextWarning > 0 {
+		ms = append(ms, &agent.ContextWarning{Fraction: e.Config.ContextWarning})
+	}
+	if e.Config.Compaction.Threshold > 0 {
+		ms = append(ms, agent.AutoCompact{Fraction: e.Config.Compaction.Threshold})
+	}
+	if prof.Middleware.ReadOnlyGuard {
+		ms = append(ms, &agent.ReadOnlyGuard{})
+	}
+	if prof.Middleware.TodoFocus && todos != nil {
+		// Five calls between reminders: often enough to keep a long plan in view,
+		// rarely enough not to bloat the context (the original reminded every call).
+		ms = append(ms, &agent.TodoFocus{Every: 5, Items: func() []agent.Todo {
+			var out []agent.Todo
+			for _, it := range todos.Items() {
+				out = append(out, agent.Todo{Content: it.Content, Status: string(it.Status)})
+			}
+			return out
+		}})
+	}
+	return ms
+}
+
+// sessionLog adapts session.Log to the agent's SessionLog.
+type sessionLog struct{ log *session.Log }
+
+func (s sessionLog) Append(msgs ...llm.Message) error { return s.log.Append(msgs...) }
+
+func (s sessionLog) SaveStats(st agent.Stats) error {
+	return s.log.UpdateMeta(func(m *session.Meta) {
+		m.Usage = st.Usage
+		m.Cost = st.Cost
+	})
+}
+
+// SessionStore is where this configuration keeps sessions.
+func (e *Env) SessionStore() *session.Store {
+	dir := e.Config.Session.Dir
+	if dir == "" {
+		dir = filepath.Join(e.Config.Home, "sessions")
+	}
+	return session.NewStore(dir)
+}
+
+func (e *Env) searchBackend() builtin.SearchBackend {
+	if e.Config.WebSearch.BaseURL == "" {
+		return nil
+	}
+	return &builtin.SearXNG{BaseURL: e.Config.WebSearch.BaseURL}
+}

@@ -1,0 +1,193 @@
+package agentenv
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/etalab-ia/albert-code/internal/agent"
+	"github.com/etalab-ia/albert-code/internal/graph/agenttool"
+	"github.com/etalab-ia/albert-code/internal/llm"
+	"github.com/etalab-ia/albert-code/internal/prompt"
+	"github.com/etalab-ia/albert-code/internal/session"
+	"github.com/etalab-ia/albert-code/internal/tool"
+	"github.com/etalab-ia/albert-code/internal/tool/builtin"
+)
+
+// RunOptions shape one conversation. The zero value starts a fresh session with the
+// profile's tools and the built system prompt.
+type RunOptions struct {
+	Limits
+	// Continue opens the latest session of WorkDir; Resume the session with this ID
+	// or unique prefix. They are exclusive.
+	Continue bool
+	Resume   string
+	// FirstPrompt titles a new session.
+	FirstPrompt string
+	// SystemPrompt replaces the built system prompt; AppendSystemPrompt is added to
+	// whichever is used.
+	SystemPrompt       string
+	AppendSystemPrompt string
+	// NoTools offers the model no tool at all.
+	NoTools bool
+	// WrapProvider, when set, wraps the provider the agent and its sub-agents call.
+	WrapProvider func(llm.Provider) llm.Provider
+}
+
+// Run is one prepared conversation. Close it once the agent is done.
+type Run struct {
+	Agent     *agent.Agent
+	SessionID string // empty when sessions are disabled
+	Model     string
+	Warnings  []string
+	close     func()
+}
+
+// Close stops the background work of the run and closes its session.
+func (r *Run) Close() { r.close() }
+
+// NewRun builds the agent: model and provider, session (new, continued or resumed),
+// tools, permissions, middlewares and system prompt. The session is opened while the
+// tools are built: one waits on the disk (fsyncs), the other on the CPU (schemas), and
+// start-up is most of a short run's overhead.
+func (e *Env) NewRun(o RunOptions) (*Run, error) {
+	m, p, err := e.ModelFor()
+	if err != nil {
+		return nil, err
+	}
+	provider, err := e.NewProvider(p)
+	if err != nil {
+		return nil, err
+	}
+	if o.WrapProvider != nil {
+		provider = o.WrapProvider(provider)
+	}
+	var sess openedSession
+	var sessErr error
+	opened := make(chan struct{})
+	go func() {
+		defer close(opened)
+		sess, sessErr = e.openSession(o, m.Name)
+	}()
+
+	subs := &subAgents{env: e, provider: provider, model: AgentModel(m)}
+	todos := &builtin.TodoList{}
+	reg, toolErr := e.Tools(e.Profile, builtin.Deps{Todos: todos, SubAgents: subs, Search: e.searchBackend()})
+	if toolErr == nil && o.NoTools {
+		reg = reg.Filter(func(tool.Info) bool { return false })
+	}
+	system := o.SystemPrompt
+	if system == "" {
+		system, _ = prompt.Build(prompt.Input{WorkDir: e.WorkDir, Trusted: e.Trusted, Model: m.Name,
+			Profile: e.Profile.Name, ProfileAddition: e.Profile.SystemPrompt, Now: time.Now()})
+	}
+	if s := strings.TrimSpace(o.AppendSystemPrompt); s != "" {
+		system += "\n\n" + s
+	}
+	<-opened
+	if err := errors.Join(sessErr, toolErr); err != nil {
+		sess.close()
+		return nil, err
+	}
+
+	// Resolving the tools' validation schemas uses the CPU while the first model call
+	// waits on the network; Close waits for it, so no goroutine outlives the run.
+	prepared := make(chan struct{})
+	go func() {
+		defer close(prepared)
+		reg.Prepare()
+	}()
+	_, hasGraph := reg.Get(agenttool.Name)
+	// An existing code-graph index is brought up to date while the conversation
+	// starts; the run's end stops and waits for it.
+	warmCtx, stopWarm := context.WithCancel(context.Background())
+	warmed := make(chan struct{})
+	go func() {
+		defer close(warmed)
+		if hasGraph {
+			if err := e.CodeGraph().Warm(warmCtx); err != nil && warmCtx.Err() == nil {
+				slog.Warn("refresh the code graph", "err", err)
+			}
+		}
+	}()
+	middlewares := e.Middlewares(e.Profile, o.Limits, todos)
+	if hasGraph {
+		// A write, an edit or a command may change the sources: the index is
+		// refreshed in the background before the next question needs it.
+		middlewares = append(middlewares, agenttool.RefreshAfterChanges(e.CodeGraph(), func(name string) bool {
+			t, ok := reg.Get(name)
+			return ok && !t.Info().ReadOnly
+		}))
+	}
+	r := &Run{Model: m.Name, Warnings: sess.warnings, close: func() {
+		stopWarm()
+		if hasGraph {
+			e.CodeGraph().Stop()
+		}
+		<-prepared
+		<-warmed
+		sess.close()
+	}}
+	opts := agent.Options{
+		Provider: provider, Model: AgentModel(m), Tools: reg, Policy: e.Policy(e.Profile),
+		Middlewares:  middlewares,
+		SystemPrompt: system, History: sess.history, Stats: sess.stats,
+		CompactKeepTurns: e.Config.Compaction.KeepRecentTurns,
+	}
+	if sess.log != nil {
+		r.SessionID = sess.log.ID()
+		subs.store, subs.parentID = e.SessionStore(), r.SessionID
+		opts.Log, opts.SessionID = sessionLog{log: sess.log}, r.SessionID
+	}
+	a, err := agent.New(opts)
+	if err != nil {
+		r.close()
+		return nil, err
+	}
+	subs.parent = func() *agent.Agent { return a }
+	r.Agent = a
+	return r, nil
+}
+
+// openedSession is the session a run appends to, with what it brings back.
+type openedSession struct {
+	log      *session.Log // nil when sessions are disabled
+	history  []llm.Message
+	stats    agent.Stats
+	warnings []string
+}
+
+func (s openedSession) close() {
+	if s.log != nil {
+		_ = s.log.Close()
+	}
+}
+
+// openSession creates a session, or opens the one Continue or Resume names.
+func (e *Env) openSession(o RunOptions, model string) (openedSession, error) {
+	if !e.Config.Session.Enabled {
+		return openedSession{}, nil
+	}
+	store := e.SessionStore()
+	if !o.Continue && o.Resume == "" {
+		// The title is known now: setting it here saves a meta.json rewrite on the
+		// first append.
+		sl, err := store.Create(session.Meta{Cwd: e.WorkDir, Model: model, Profile: e.Profile.Name, Title: session.Title(o.FirstPrompt)})
+		return openedSession{log: sl}, err
+	}
+	ref := o.Resume
+	if o.Continue {
+		var err error
+		if ref, err = store.Latest(e.WorkDir); err != nil {
+			return openedSession{}, err
+		}
+	}
+	sl, history, err := store.Open(ref)
+	if err != nil {
+		return openedSession{}, err
+	}
+	meta := sl.Meta()
+	return openedSession{log: sl, history: history, stats: agent.Stats{Usage: meta.Usage, Cost: meta.Cost}, warnings: sl.Warnings()}, nil
+}
