@@ -220,7 +220,7 @@ function make() { return new A(); }
 			`unresolved calls lib/a.js -> require @1:15`,
 			`unresolved extends lib/a.js::A -> B @4:17`,
 			`unresolved calls lib/a.js::A::run -> <expr> @6:18`,
-			`unresolved calls lib/a.js::A::run -> <expr>.then @6:32`,
+			`unresolved calls lib/a.js::A::run -> make.then @6:32`, // then of what make returns
 		},
 	}, {
 		name: "go fallback", rel: "srv/server.go", lang: "go",

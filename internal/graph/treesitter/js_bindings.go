@@ -381,6 +381,9 @@ func (b *jsBinder) calleeType(f *sitter.Node) string {
 		if obj == nil || prop == "" {
 			return ""
 		}
+		for (obj.Kind() == "non_null_expression" || obj.Kind() == "parenthesized_expression") && obj.NamedChildCount() == 1 {
+			obj = obj.NamedChild(0) // `x!.c()`, `(v as T).c()`
+		}
 		recv := ""
 		switch obj.Kind() {
 		case "identifier": // a local of known type, else a module's name (`core.clone()`)
@@ -393,6 +396,10 @@ func (b *jsBinder) calleeType(f *sitter.Node) string {
 			if o := obj.ChildByFieldName("object"); o != nil && o.Kind() == "this" {
 				recv = b.self[fieldText(obj, "property", b.src)]
 			}
+		case "call_expression": // `a.b().c()`: c of what b returns
+			recv = b.calleeType(obj.ChildByFieldName("function"))
+		case "as_expression": // `(v as T).c()`
+			recv = b.valueType(obj)
 		}
 		if recv != "" {
 			return recv + "." + prop

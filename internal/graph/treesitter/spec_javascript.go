@@ -53,6 +53,7 @@ var javascriptSpec = Spec{
 	Bindings:       jsBindings,
 	CalleeHeadRefs: true,
 	MemberChains:   true,
+	Callee:         jsCallee,
 }
 
 // typescriptSpec reads tree-sitter-typescript v0.23.2, both its typescript and tsx
@@ -95,6 +96,7 @@ var typescriptSpec = Spec{
 	Bindings:       jsBindings,
 	CalleeHeadRefs: true,
 	MemberChains:   true,
+	Callee:         jsCallee,
 }
 
 // interfaceMember names a property or method signature of an interface or a
