@@ -76,6 +76,8 @@ type API struct {
 	Port    int
 	// Tokens are the accepted bearer tokens; none means no authentication.
 	Tokens []string
+	// MaxBody is the largest request body read, in bytes.
+	MaxBody int64
 }
 
 // MCP is the MCP server mode.

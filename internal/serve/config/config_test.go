@@ -35,7 +35,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatalf("err %v, warnings %q", err, warnings)
 	}
 	want := Config{
-		API:     API{Enabled: true, Port: 8080, Tokens: []string{"0123456789abcdef0123"}},
+		API:     API{Enabled: true, Port: 8080, Tokens: []string{"0123456789abcdef0123"}, MaxBody: 10 << 20},
 		Adapter: "native", Workspace: "/workspace",
 		Timeout: 30 * time.Minute, IdleTimeout: 10 * time.Minute, QueueBound: 16, Retention: 6 * time.Hour,
 	}
@@ -53,8 +53,8 @@ func TestEveryKnob(t *testing.T) {
 	t.Parallel()
 	c, _, err := Load(env{
 		"ALBERT_CODE_API_MODE": "true", "ALBERT_CODE_API_MODE_HOST": "127.0.0.1", "ALBERT_CODE_API_MODE_PORT": " 9000 ",
-		"ALBERT_CODE_API_MODE_TOKEN": " tok-a-0123456789abcdef , ,tok-b-0123456789abcdef",
-		"ALBERT_CODE_MCP_MODE":       "yes", "ALBERT_CODE_MCP_MODE_PORT": "9001", "ALBERT_CODE_MCP_MODE_TOKEN": "mcp-0123456789abcdef",
+		"ALBERT_CODE_API_MODE_TOKEN": " tok-a-0123456789abcdef , ,tok-b-0123456789abcdef", "ALBERT_CODE_API_MODE_MAX_BODY": "512KiB",
+		"ALBERT_CODE_MCP_MODE": "yes", "ALBERT_CODE_MCP_MODE_PORT": "9001", "ALBERT_CODE_MCP_MODE_TOKEN": "mcp-0123456789abcdef",
 		"ALBERT_CODE_MCP_MODE_ALLOWED_HOSTS": "a.example,b.example", "ALBERT_CODE_MCP_MODE_ALLOWED_ORIGINS": "https://a.example",
 		"ALBERT_CODE_ADAPTER": "claude", "ALBERT_CODE_AGENT_BINARY": "/opt/claude", "ALBERT_CODE_WORKSPACE": "/srv/w",
 		"ALBERT_CODE_AVAILABLE_MODELS": "sonnet,opus", "ALBERT_CODE_AVAILABLE_EFFORTS": "low,high",
@@ -65,7 +65,7 @@ func TestEveryKnob(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Config{
-		API: API{Enabled: true, Host: "127.0.0.1", Port: 9000, Tokens: []string{"tok-a-0123456789abcdef", "tok-b-0123456789abcdef"}},
+		API: API{Enabled: true, Host: "127.0.0.1", Port: 9000, Tokens: []string{"tok-a-0123456789abcdef", "tok-b-0123456789abcdef"}, MaxBody: 512 << 10},
 		MCP: MCP{Enabled: true, Port: 9001, Tokens: []string{"mcp-0123456789abcdef"}, AllowedHosts: []string{"a.example", "b.example"},
 			AllowedOrigins: []string{"https://a.example"}},
 		Adapter: "claude", AgentBinary: "/opt/claude", Workspace: "/srv/w",
@@ -249,6 +249,22 @@ func TestSettingsTableIsConsistent(t *testing.T) {
 			if err := s.set(&c, s.Default); err != nil {
 				t.Errorf("%s: its default %q does not parse: %v", s.Var(), s.Default, err)
 			}
+		}
+	}
+}
+
+func TestSizes(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]int64{"1": 1, "2048": 2048, "3 KiB": 3 << 10, "10MiB": 10 << 20, "1GiB": 1 << 30, "7B": 7} {
+		var n int64
+		if err := parseSize(in, &n); err != nil || n != want {
+			t.Errorf("%q: %d, %v; want %d", in, n, err, want)
+		}
+	}
+	for _, in := range []string{"", "0", "-1", "10MB", "ten", "1.5MiB", "9999999999GiB"} {
+		var n int64
+		if err := parseSize(in, &n); err == nil {
+			t.Errorf("%q: read as %d, want an error", in, n)
 		}
 	}
 }

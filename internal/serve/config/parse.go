@@ -62,6 +62,30 @@ func parseCount(v string, dst *int) error {
 	return nil
 }
 
+// sizeUnits are the suffixes parseSize takes, longest first so "MiB" is not read as "B".
+var sizeUnits = []struct {
+	suffix string
+	bytes  int64
+}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"B", 1}}
+
+// parseSize reads a byte count: a number of bytes, or one with KiB, MiB or GiB.
+func parseSize(v string, dst *int64) error {
+	v = strings.TrimSpace(v)
+	unit := int64(1)
+	for _, u := range sizeUnits {
+		if strings.HasSuffix(v, u.suffix) {
+			v, unit = strings.TrimSpace(strings.TrimSuffix(v, u.suffix)), u.bytes
+			break
+		}
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n <= 0 || n > (1<<62)/unit {
+		return errors.New("not a size: want a number of bytes, or one such as 512KiB, 10MiB or 1GiB")
+	}
+	*dst = n * unit
+	return nil
+}
+
 // splitList splits a comma-separated list, dropping blanks and spaces around items.
 func splitList(v string) []string {
 	var out []string

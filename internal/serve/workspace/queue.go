@@ -78,38 +78,69 @@ func (l *Locks) Acquire(ctx context.Context, workspace string) (release func(), 
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("wait for workspace %s: %w", workspace, err)
 	}
+	t, err := l.Enqueue(workspace)
+	if err != nil {
+		return nil, err
+	}
+	return t.Wait(ctx)
+}
+
+// Ticket is a place in a workspace's queue, taken by Enqueue: an async run learns at
+// once whether it got a place (or a 429), and waits for its turn later.
+type Ticket struct {
+	l         *Locks
+	workspace string
+	w         *waiter // nil when the lock was free: the ticket holds it already
+}
+
+// Enqueue takes a place in workspace's queue without waiting, or fails with a
+// *QueueFullError. The caller must Wait on the ticket (or cancel that wait), which
+// releases the place if the lock is never taken.
+func (l *Locks) Enqueue(workspace string) (*Ticket, error) {
 	l.mu.Lock()
+	defer l.mu.Unlock()
 	q := l.byKey[workspace]
 	if q == nil {
 		l.byKey[workspace] = &queue{heldSince: time.Now()}
-		l.mu.Unlock()
-		return l.releaser(workspace), nil
+		return &Ticket{l: l, workspace: workspace}, nil
 	}
 	if l.maxWaiters >= 0 && len(q.waiters) >= l.maxWaiters {
-		err := &QueueFullError{Workspace: workspace, Waiting: len(q.waiters), RetryAfter: l.estimate(q)}
-		l.mu.Unlock()
-		return nil, err
+		return nil, &QueueFullError{Workspace: workspace, Waiting: len(q.waiters), RetryAfter: l.estimate(q)}
 	}
 	w := &waiter{granted: make(chan struct{})}
 	q.waiters = append(q.waiters, w)
-	l.mu.Unlock()
+	return &Ticket{l: l, workspace: workspace, w: w}, nil
+}
 
+// Wait waits for the ticket's turn and returns the function that releases the lock.
+// When ctx ends first the ticket leaves the queue (or passes on a lock handed to it
+// meanwhile) and the context's error is returned.
+func (t *Ticket) Wait(ctx context.Context) (release func(), err error) {
+	l := t.l
+	if t.w == nil {
+		if ctx.Err() != nil {
+			l.releaser(t.workspace)()
+			return nil, fmt.Errorf("wait for workspace %s: %w", t.workspace, ctx.Err())
+		}
+		return l.releaser(t.workspace), nil
+	}
 	select {
-	case <-w.granted:
-		return l.releaser(workspace), nil
+	case <-t.w.granted:
+		return l.releaser(t.workspace), nil
 	case <-ctx.Done():
 	}
 	l.mu.Lock()
 	select {
-	case <-w.granted:
+	case <-t.w.granted:
 		// Handed over while we gave up: pass it on rather than drop it.
 		l.mu.Unlock()
-		l.releaser(workspace)()
+		l.releaser(t.workspace)()
 	default:
-		q.waiters = slices.DeleteFunc(q.waiters, func(x *waiter) bool { return x == w })
+		q := l.byKey[t.workspace]
+		q.waiters = slices.DeleteFunc(q.waiters, func(x *waiter) bool { return x == t.w })
 		l.mu.Unlock()
 	}
-	return nil, fmt.Errorf("wait for workspace %s: %w", workspace, ctx.Err())
+	return nil, fmt.Errorf("wait for workspace %s: %w", t.workspace, ctx.Err())
 }
 
 // releaser returns an idempotent release for the current holder of workspace.

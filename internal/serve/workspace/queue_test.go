@@ -177,3 +177,46 @@ func TestLockUnderChurn(t *testing.T) {
 		t.Errorf("locks left behind: %+v", b)
 	}
 }
+
+func TestEnqueueTakesAPlaceAtOnce(t *testing.T) {
+	t.Parallel()
+	l := NewLocks(1)
+	first, err := l.Enqueue("/w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := l.Enqueue("/w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Enqueue("/w"); !errors.Is(err, ErrQueueFull) {
+		t.Fatalf("third place: %v, want a full queue", err)
+	}
+	release, err := first.Wait(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan func(), 1)
+	go func() {
+		r, err := second.Wait(t.Context())
+		if err != nil {
+			t.Error(err)
+		}
+		got <- r
+	}()
+	release()
+	(<-got)()
+	if busy := l.Busy(); len(busy) != 0 {
+		t.Errorf("still busy: %+v", busy)
+	}
+	// A ticket given up while the lock was free frees it.
+	t3, _ := l.Enqueue("/w")
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := t3.Wait(ctx); err == nil {
+		t.Error("a cancelled wait took the lock")
+	}
+	if busy := l.Busy(); len(busy) != 0 {
+		t.Errorf("abandoned ticket still holds: %+v", busy)
+	}
+}

@@ -1,0 +1,236 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/etalab-ia/albert-code/internal/agentenv"
+	"github.com/etalab-ia/albert-code/internal/config"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/api"
+	serveconfig "github.com/etalab-ia/albert-code/internal/serve/config"
+	"github.com/etalab-ia/albert-code/internal/serve/native"
+	"github.com/etalab-ia/albert-code/internal/serve/openai"
+	"github.com/etalab-ia/albert-code/internal/serve/runner"
+	"github.com/etalab-ia/albert-code/internal/serve/runstore"
+	"github.com/etalab-ia/albert-code/internal/serve/workspace"
+)
+
+// Server timings; judgement. Headers arrive in well under 10 s from any honest
+// client; a shutdown waits up to 30 s for runs to stop (the supervisor's 5 s grace
+// per process group, with room); ephemeral workspaces older than an hour belong to
+// a server that crashed.
+const (
+	readHeaderTimeout = 10 * time.Second
+	shutdownWait      = 30 * time.Second
+	ephemeralMaxAge   = time.Hour
+)
+
+func newServeCmd() *cobra.Command {
+	values := map[string]*string{}
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Put the agent on the network: HTTP API (/run, /files), OpenAI-compatible endpoint",
+		Long: `albert-code serve runs the agent behind an HTTP API. Every setting is an
+environment variable (ALBERT_CODE_API_MODE=1 turns the API on) or the flag below;
+docs/serve.md lists them, with the original aicodebox names read as aliases.
+
+  ALBERT_CODE_API_MODE=1 ALBERT_CODE_API_MODE_TOKEN=$(openssl rand -hex 32) albert-code serve
+  albert-code serve --api --api-port 9000 --workspace ./work`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			src := serveconfig.OS()
+			src.Flags = map[string]string{}
+			for name, v := range values {
+				if cmd.Flags().Changed(name) {
+					src.Flags[name] = *v
+				}
+			}
+			return runServe(cmd, src)
+		},
+	}
+	for _, s := range serveconfig.Settings {
+		values[s.Flag] = cmd.Flags().String(s.Flag, "", s.Help+" ("+s.Var()+")")
+		if strings.HasSuffix(s.Suffix, "_MODE") {
+			cmd.Flags().Lookup(s.Flag).NoOptDefVal = "1" // --api alone turns the mode on
+		}
+	}
+	return cmd
+}
+
+// runServe loads the configuration, reporting every problem at once, builds the
+// backend, the run store and the API, and serves until SIGINT or SIGTERM.
+func runServe(cmd *cobra.Command, src serveconfig.Source) error {
+	stderr := cmd.ErrOrStderr()
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	c, backend, err := loadServeConfig(src, stderr)
+	if err != nil {
+		return err
+	}
+	if !c.API.Enabled {
+		return usageError("this version serves the API mode only: set ALBERT_CODE_API_MODE=1 (the MCP server comes in a later version)")
+	}
+	if c.MCP.Enabled {
+		fmt.Fprintln(stderr, "albert-code: warning: the MCP server is not in this version yet: serving the API only")
+	}
+
+	home, err := config.HomeDir(os.LookupEnv)
+	if err != nil {
+		return &exitError{code: ExitError, err: err}
+	}
+	storePath := c.RunStore
+	if storePath == "" {
+		storePath = filepath.Join(home, "serve", "runs.db")
+	}
+	store, err := runstore.OpenSQLite(storePath, runstore.Options{Retention: c.Retention})
+	if err != nil {
+		return &exitError{code: ExitError, err: err}
+	}
+	defer store.Close()
+	if n := store.Interrupted(); n > 0 {
+		logger.Warn("runs interrupted by the last stop are marked failed", "runs", n)
+	}
+	root, err := workspace.NewRoot(c.Workspace)
+	if err != nil {
+		return &exitError{code: ExitError, err: err}
+	}
+	if n, err := workspace.Sweep("", ephemeralMaxAge); err != nil || n > 0 {
+		logger.Info("swept ephemeral workspaces left by a crash", "removed", n, "err", err)
+	}
+	srv, err := api.New(api.Options{
+		Backend: backend, Store: store, Root: root, Tokens: c.API.Tokens, MaxBody: c.API.MaxBody,
+		Locks:  workspace.NewLocks(c.QueueBound),
+		Runner: runner.New(runner.Options{Timeout: c.Timeout, IdleTimeout: c.IdleTimeout}),
+		Logger: logger,
+	})
+	if err != nil {
+		return &exitError{code: ExitError, err: err}
+	}
+
+	mux := http.NewServeMux()
+	srv.Register(mux)
+	// Other surfaces served on the API's port mount here, one line each, sharing
+	// the API's tokens (srv.Authorize), workspace locks (srv.Locks), metrics
+	// registry (srv.Registry) and backend:
+	//   - the OpenAI-compatible endpoint, internal/serve/openai;
+	//   - the MCP server (/mcp), in a later step.
+	mounts := []func(*http.ServeMux){
+		openai.New(openai.Options{Backend: backend, Runner: runner.New(runner.Options{Timeout: c.Timeout, IdleTimeout: c.IdleTimeout}), Root: root, Locks: srv.Locks(), Models: c.AvailableModels, Authorize: openai.AuthorizeWith(srv.Authorize), MaxBody: c.API.MaxBody, Timeout: c.Timeout, Logger: logger}).Mount,
+	}
+	for _, mount := range mounts {
+		mount(mux)
+	}
+
+	ln, err := net.Listen("tcp", net.JoinHostPort(c.API.Host, strconv.Itoa(c.API.Port)))
+	if err != nil {
+		return &exitError{code: ExitError, err: fmt.Errorf("%s: listen on port %d: %w", c.Source("API_MODE_PORT"), c.API.Port, err)}
+	}
+	return serveUntilSignal(cmd.Context(), ln, mux, srv, store, logger, backend.Name())
+}
+
+// loadServeConfig reads and checks the configuration and builds the backend it
+// names. Warnings go to stderr; problems, all of them, make a usage error.
+func loadServeConfig(src serveconfig.Source, stderr io.Writer) (serveconfig.Config, adapter.Backend, error) {
+	c, warnings, problems := serveconfig.Parse(src)
+	var backend adapter.Backend
+	var models []string
+	if !slices.ContainsFunc(problems, func(p serveconfig.Problem) bool { return p.Var == c.Source("ADAPTER") }) {
+		var err error
+		backend, models, err = buildBackend(c)
+		if err != nil {
+			problems = append(problems, serveconfig.Problem{Var: c.Source("ADAPTER"), Message: err.Error()})
+			// The adapter's problem is reported; its models are unknown, not missing.
+			models = []string{""}
+		}
+	}
+	sys := serveconfig.System{
+		LookPath:      exec.LookPath,
+		IsDir:         func(p string) bool { st, err := os.Stat(p); return err == nil && st.IsDir() },
+		AdapterModels: models,
+	}
+	problems = append(problems, c.Validate(sys, problems)...)
+	for _, w := range warnings {
+		fmt.Fprintln(stderr, "albert-code: warning:", w)
+	}
+	if len(problems) > 0 {
+		return c, nil, usageError("%v", problems)
+	}
+	return c, backend, nil
+}
+
+// buildBackend makes the backend c names: the agent in-process by default, else a
+// CLI adapter; and the models it offers.
+func buildBackend(c serveconfig.Config) (adapter.Backend, []string, error) {
+	if c.Adapter == serveconfig.DefaultAdapter {
+		n := native.New(native.Options{
+			UserAgent: userAgent(), Timeout: c.Timeout, IdleTimeout: c.IdleTimeout, ConfigDir: c.Workspace,
+			Prepare: func(ae *agentenv.Env) { withCodeGraph(ae) },
+		})
+		return n, n.Models(), nil
+	}
+	a, err := adapter.Resolve(c.Adapter, c.AgentBinary)
+	if err != nil {
+		return nil, nil, err
+	}
+	return a, adapter.Models(a), nil
+}
+
+// serveUntilSignal serves on ln until ctx ends or SIGINT or SIGTERM arrives, then
+// shuts down: runs are cancelled and their process groups stopped first, so the
+// sync callers get their answers, then the HTTP server drains.
+func serveUntilSignal(ctx context.Context, ln net.Listener, h http.Handler, srv *api.Server, store runstore.Store, logger *slog.Logger, backend string) error {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: readHeaderTimeout, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	cleanCtx, stopClean := context.WithCancel(ctx)
+	defer stopClean()
+	wg.Go(func() {
+		runstore.Clean(cleanCtx, store, 0, func(n int, err error) {
+			logger.Info("removed expired runs", "removed", n, "err", err)
+		})
+	})
+
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	logger.Info("albert-code serve: API listening", "addr", "http://"+ln.Addr().String(), "adapter", backend)
+
+	var serveErr error
+	select {
+	case <-ctx.Done():
+	case serveErr = <-served:
+	}
+	logger.Info("albert-code serve: shutting down, cancelling runs")
+	down, cancel := context.WithTimeout(context.Background(), shutdownWait)
+	defer cancel()
+	if err := srv.Shutdown(down); err != nil {
+		logger.Warn("runs still stopping at shutdown", "err", err)
+	}
+	if err := hs.Shutdown(down); err != nil {
+		logger.Warn("HTTP server shutdown", "err", err)
+	}
+	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
+		return &exitError{code: ExitError, err: fmt.Errorf("serve: %w", serveErr)}
+	}
+	logger.Info("albert-code serve: stopped")
+	return nil
+}

@@ -1,0 +1,192 @@
+package openai
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/etalab-ia/albert-code/internal/llm"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/structured"
+	"github.com/etalab-ia/albert-code/internal/serve/workspace"
+)
+
+// Workspace headers: ours, then the original's two spellings.
+var workspaceHeaders = []string{"X-Albert-Code-Workspace", "X-Aicodebox-Workspace", "X-Claude-Workspace"}
+
+// serveCLI answers with a CLI agent: the conversation becomes its prompt, in a
+// fresh session each time (the client sends the whole history), in the workspace
+// the request names or a throw-away one.
+func (h *Handler) serveCLI(w http.ResponseWriter, r *http.Request, a adapter.Adapter, c *chat, ans *answer) {
+	ws, done, aerr := h.workspaceOf(r)
+	if aerr != nil {
+		h.fail(w, r, aerr)
+		return
+	}
+	defer done()
+	release, err := h.opts.Locks.Acquire(r.Context(), ws)
+	if err != nil {
+		h.fail(w, r, errorOf(r.Context(), err))
+		return
+	}
+	defer release()
+
+	base := adapter.Request{Workspace: ws, Model: c.model, Thinking: c.req.ReasoningEffort, Prompt: promptOf(c)}
+	if c.toolsActive() {
+		// The client's tools stand in for the agent's own, as in the original;
+		// an agent that cannot turn its tools off keeps them.
+		withoutTools := base
+		withoutTools.NoTools = true
+		if adapter.Validate(a, &withoutTools) == nil {
+			base = withoutTools
+		}
+	} else if c.schema != nil {
+		base.JSONSchema = c.schema.JSON() // agents that enforce schemas get it
+	}
+	if !c.toolsActive() && c.schema == nil {
+		h.cliPlain(w, r, a, c, ans, base)
+		return
+	}
+	h.deliver(w, r, c, ans, h.cliEmulated(r.Context(), a, c, base))
+}
+
+// workspaceOf resolves the request's workspace header, or makes a throw-away
+// folder; done removes it.
+func (h *Handler) workspaceOf(r *http.Request) (dir string, done func(), aerr *apiError) {
+	for _, name := range workspaceHeaders {
+		v := r.Header.Get(name)
+		if v == "" {
+			continue
+		}
+		if h.opts.Root == nil {
+			return "", nil, badRequest(name, "%s: this server has no workspace root; leave the header out", name)
+		}
+		dir, err := h.opts.Root.Workspace(v, true)
+		if err != nil {
+			e := badRequest(name, "%s: %v", name, err)
+			return "", nil, withCode(e, "invalid_workspace")
+		}
+		return dir, func() {}, nil
+	}
+	tmp, err := workspace.Ephemeral(h.opts.TempParent)
+	if err != nil {
+		return "", nil, &apiError{Status: http.StatusInternalServerError, Type: typeServer, Message: err.Error()}
+	}
+	return tmp.Dir, func() { _ = tmp.Remove() }, nil
+}
+
+// cliPlain runs the agent once and passes its answer on, streaming its deltas as
+// they come when the client streams.
+func (h *Handler) cliPlain(w http.ResponseWriter, r *http.Request, a adapter.Adapter, c *chat, ans *answer, req adapter.Request) {
+	var s *stream
+	emit := func(adapter.Event) {}
+	ctx, stop := context.WithCancel(r.Context())
+	defer stop()
+	if c.req.Stream {
+		req.StreamTokens = true
+		s = newStream(w, ans, c.includeUsage())
+		emit = func(ev adapter.Event) {
+			switch ev.Kind {
+			case adapter.EventDelta:
+				s.text(ev.Text)
+			case adapter.EventReasoning:
+				s.reasoning(ev.Text)
+			}
+			if s.broken {
+				stop()
+			}
+		}
+	}
+	res, err := h.opts.Runner.Run(ctx, a, req, emit)
+	var e *apiError
+	switch {
+	case err != nil:
+		e = errorOf(r.Context(), err)
+	case res.Stopped == "cancelled" && r.Context().Err() != nil:
+	default:
+		if _, failed := failed(res); failed {
+			e = resultError(res)
+		}
+	}
+	switch {
+	case s == nil && e != nil:
+		h.fail(w, r, e)
+	case s == nil && err == nil:
+		writeJSON(w, http.StatusOK, ans.completion(message{Content: ptr(res.Text)}, "stop", usageOf(res.Usage)))
+	case s.broken || r.Context().Err() != nil:
+	case e != nil && s.started:
+		s.fail(e)
+	case e != nil:
+		h.fail(w, r, e)
+	default:
+		s.finish("stop", usageOf(res.Usage))
+	}
+}
+
+// failed reports a result that is no answer: the agent stopped, crashed, or
+// its provider refused.
+func failed(res adapter.Result) (string, bool) {
+	switch {
+	case res.Stopped != "" && res.Stopped != "exited":
+		return res.Stopped, true
+	case res.ExitCode != 0:
+		return "exit", true
+	case res.ProviderError != "":
+		return "provider", true
+	}
+	return "", false
+}
+
+// cliEmulated runs a request with tools or a schema: the agent's text is read as
+// emulated tool calls or checked against the schema, with corrective retries in
+// the agent's session when a tool call is required or the answer does not match.
+func (h *Handler) cliEmulated(ctx context.Context, a adapter.Adapter, c *chat, base adapter.Request) reply {
+	var calls *structured.Schema
+	if c.toolsActive() {
+		var err error
+		if calls, err = callSchema(c.tools, c.choice); err != nil {
+			return reply{err: &apiError{Status: http.StatusInternalServerError, Type: typeServer, Message: err.Error()}}
+		}
+	}
+	mustCall := c.choice.Mode == llm.ToolChoiceRequired || c.choice.Mode == llm.ToolChoiceFunction
+	attempt := func(ctx context.Context, t structured.Turn) (adapter.Result, error) {
+		req := base
+		req.Prompt, req.Resume = t.Prompt, t.Resume
+		return h.opts.Runner.Run(ctx, a, req, nil)
+	}
+	var schema *structured.Schema
+	opts := structured.Options{}
+	switch {
+	case c.toolsActive() && mustCall:
+		schema = calls
+	case c.toolsActive() && c.schema != nil:
+		schema = c.schema
+		opts.Unchecked = func(res adapter.Result) bool { _, ok := toolCallsIn(res.Text, calls); return ok }
+	case c.toolsActive():
+		// auto: the answer is tool calls when it reads as them, else text.
+		opts.MaxRetries = -1
+		opts.Unchecked = func(adapter.Result) bool { return true }
+		schema = calls
+	default:
+		schema = c.schema
+	}
+	out, err := structured.Run(ctx, base.Prompt, schema, attempt, opts)
+	if err != nil {
+		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+			return reply{gone: true}
+		}
+		return reply{err: errorOf(ctx, err)}
+	}
+	switch {
+	case out.End == structured.Unchecked:
+		text := out.Last().Text
+		if tcs, ok := toolCallsIn(text, calls); ok {
+			return reply{msg: message{ToolCalls: tcs}, finish: "tool_calls", usage: usageOf(out.Usage)}
+		}
+		return reply{msg: message{Content: ptr(text)}, finish: "stop", usage: usageOf(out.Usage)}
+	case out.End == structured.Matched && schema == calls:
+		tcs, _ := toolCallsIn(string(out.Parsed.JSON), calls)
+		return reply{msg: message{ToolCalls: tcs}, finish: "tool_calls", usage: usageOf(out.Usage)}
+	}
+	return outcomeReply(out)
+}

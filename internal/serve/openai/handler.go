@@ -1,0 +1,221 @@
+// Package openai serves the agent behind the OpenAI Chat Completions API, so any
+// OpenAI client (an SDK, Open WebUI, LiteLLM) can use it: POST /v1/chat/completions
+// streamed or not, with tools and response_format, and GET /v1/models, also under
+// /openai/v1/ where the original served them. With the native backend a request is
+// one model call with the client's own tools, whose calls come back as real
+// tool_calls; with a CLI agent the conversation becomes a prompt and tool calls are
+// emulated by a documented JSON protocol.
+package openai
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/etalab-ia/albert-code/internal/llm"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/native"
+	"github.com/etalab-ia/albert-code/internal/serve/runner"
+	"github.com/etalab-ia/albert-code/internal/serve/workspace"
+)
+
+// DefaultMaxBody bounds a request body; judgement: a long conversation with pasted
+// files is a few megabytes, and past this a 413 beats holding it in memory.
+const DefaultMaxBody = 16 << 20
+
+// Options configure a Handler. Backend is required; Runner, Root and Locks are for
+// CLI adapters.
+type Options struct {
+	// Backend answers the requests: a completer such as *native.Native (real tool
+	// calls), or a CLI adapter.Adapter.
+	Backend adapter.Backend
+	// Runner runs CLI adapters; nil means runner.New with defaults.
+	Runner *runner.Runner
+	// Root resolves the X-Albert-Code-Workspace header; nil refuses the header and
+	// runs every CLI request in a throw-away folder.
+	Root *workspace.Root
+	// Locks queue runs on one workspace; nil means a private set.
+	Locks *workspace.Locks
+	// TempParent holds the throw-away workspaces; empty means the system's.
+	TempParent string
+	// Models is what /v1/models lists and requests may name; empty means the
+	// backend's own list, and an empty list accepts any name.
+	Models []string
+	// Authorize checks a request's credentials; nil lets every request in.
+	Authorize func(*http.Request) bool
+	// MaxBody bounds request bodies (413 past it); zero means DefaultMaxBody.
+	MaxBody int64
+	// Timeout bounds a native model call (the runner bounds CLI runs); zero means
+	// runner.DefaultTimeout.
+	Timeout time.Duration
+	// Logger receives one line per failed request; nil means slog.Default.
+	Logger *slog.Logger
+	// Now is the clock of the created fields; nil means time.Now.
+	Now func() time.Time
+}
+
+// completer is a backend that makes single model calls with the client's tools.
+type completer interface {
+	Complete(ctx context.Context, req native.TurnRequest, emit func(llm.StreamEvent)) (*llm.Response, error)
+}
+
+// modeler is a backend that lists its models.
+type modeler interface {
+	Models() []string
+}
+
+// Handler serves the endpoint. It is safe for concurrent use.
+type Handler struct {
+	opts Options
+	mux  *http.ServeMux
+}
+
+// New returns a Handler for opts.
+func New(opts Options) *Handler {
+	if opts.Runner == nil {
+		opts.Runner = runner.New(runner.Options{})
+	}
+	if opts.Locks == nil {
+		opts.Locks = workspace.NewLocks(workspace.DefaultMaxWaiters)
+	}
+	if opts.MaxBody <= 0 {
+		opts.MaxBody = DefaultMaxBody
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = runner.DefaultTimeout
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	h := &Handler{opts: opts, mux: http.NewServeMux()}
+	for _, prefix := range []string{"/v1", "/openai/v1"} {
+		h.mux.HandleFunc("POST "+prefix+"/chat/completions", h.chatCompletions)
+		h.mux.HandleFunc("GET "+prefix+"/models", h.listModels)
+		h.mux.HandleFunc("GET "+prefix+"/models/{id...}", h.getModel)
+	}
+	return h
+}
+
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.opts.Authorize != nil && !h.opts.Authorize(r) {
+		writeError(w, withCode(&apiError{Status: http.StatusUnauthorized, Type: typeInvalid,
+			Message: "missing or invalid bearer token: send Authorization: Bearer <one of the server's API tokens>"}, "invalid_api_key"))
+		return
+	}
+	if _, pattern := h.mux.Handler(r); pattern == "" {
+		writeError(w, withCode(&apiError{Status: http.StatusNotFound, Type: typeInvalid,
+			Message: fmt.Sprintf("no route %s %s: this endpoint serves POST /v1/chat/completions and GET /v1/models", r.Method, r.URL.Path)}, "unknown_url"))
+		return
+	}
+	h.mux.ServeHTTP(w, r)
+}
+
+// models lists the models requests may name.
+func (h *Handler) models() []string {
+	if len(h.opts.Models) > 0 {
+		return h.opts.Models
+	}
+	if m, ok := h.opts.Backend.(modeler); ok {
+		return m.Models()
+	}
+	if a, ok := h.opts.Backend.(adapter.Adapter); ok {
+		return adapter.Models(a)
+	}
+	return nil
+}
+
+func (h *Handler) listModels(w http.ResponseWriter, r *http.Request) {
+	list := modelList{Object: "list", Data: []modelEntry{}}
+	for _, id := range h.models() {
+		list.Data = append(list.Data, h.entry(id))
+	}
+	writeJSON(w, http.StatusOK, list)
+}
+
+func (h *Handler) getModel(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if !slices.Contains(h.models(), id) {
+		writeError(w, h.unknownModel(id))
+		return
+	}
+	writeJSON(w, http.StatusOK, h.entry(id))
+}
+
+func (h *Handler) entry(id string) modelEntry {
+	return modelEntry{ID: id, Object: "model", OwnedBy: "albert-code:" + h.opts.Backend.Name()}
+}
+
+// resolveModel maps a request's model to the backend's: empty or the backend's own
+// name is the default, and a provider prefix ("openai/x") is dropped when the
+// name with it is not offered but the name without it is.
+func (h *Handler) resolveModel(name string) (string, *apiError) {
+	if name == "" || name == h.opts.Backend.Name() {
+		return "", nil
+	}
+	models := h.models()
+	if len(models) == 0 || slices.Contains(models, name) {
+		return name, nil
+	}
+	if _, rest, ok := strings.Cut(name, "/"); ok && slices.Contains(models, rest) {
+		return rest, nil
+	}
+	return "", h.unknownModel(name)
+}
+
+func (h *Handler) unknownModel(name string) *apiError {
+	models := h.models()
+	shown := models[:min(len(models), 20)]
+	msg := fmt.Sprintf("the model %q does not exist here: GET /v1/models lists them (%s", name, strings.Join(shown, ", "))
+	if len(shown) < len(models) {
+		msg += ", ..."
+	}
+	return &apiError{Status: http.StatusNotFound, Type: typeInvalid, Message: msg + ")", Param: ptr("model"), Code: ptr("model_not_found")}
+}
+
+func (h *Handler) chatCompletions(w http.ResponseWriter, r *http.Request) {
+	c, aerr := decodeChat(r, h.opts.MaxBody)
+	if aerr == nil {
+		c.model, aerr = h.resolveModel(c.req.Model)
+	}
+	if aerr != nil {
+		h.fail(w, r, aerr)
+		return
+	}
+	ans := h.newAnswer(c)
+	if comp, ok := h.opts.Backend.(completer); ok {
+		h.serveNative(w, r, comp, c, ans)
+		return
+	}
+	a, ok := h.opts.Backend.(adapter.Adapter)
+	if !ok {
+		h.fail(w, r, &apiError{Status: http.StatusInternalServerError, Type: typeServer,
+			Message: fmt.Sprintf("backend %s can neither complete nor run", h.opts.Backend.Name())})
+		return
+	}
+	h.serveCLI(w, r, a, c, ans)
+}
+
+// fail answers with e, logged; nil (a client gone) answers nothing.
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, e *apiError) {
+	if e == nil {
+		return
+	}
+	h.opts.Logger.Info("openai: request refused", "path", r.URL.Path, "status", e.Status, "error", e.Message)
+	writeError(w, e)
+}
+
+// newAnswer starts the answer's identity: id, created time, echoed model.
+func (h *Handler) newAnswer(c *chat) *answer {
+	model := c.req.Model
+	if model == "" {
+		model = h.opts.Backend.Name()
+	}
+	return &answer{id: newID("chatcmpl-"), created: h.opts.Now().Unix(), model: model}
+}

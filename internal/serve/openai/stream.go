@@ -1,0 +1,128 @@
+package openai
+
+import (
+	"encoding/json"
+	"net/http"
+)
+
+// answer is the identity every envelope of one response shares.
+type answer struct {
+	id      string
+	created int64
+	model   string
+}
+
+func (a *answer) completion(msg message, finish string, u usage) completion {
+	msg.Role = "assistant"
+	return completion{ID: a.id, Object: "chat.completion", Created: a.created, Model: a.model,
+		Choices: []completionChoice{{Message: msg, FinishReason: finish}}, Usage: u}
+}
+
+// stream writes one answer as server-sent events: data: lines of chunks, then
+// data: [DONE]. Nothing is written before the first chunk, so an error that comes
+// first is still an ordinary HTTP error; once a byte is out, errors go in the
+// stream (a data: line holding {"error": ...}, which the OpenAI SDKs raise).
+type stream struct {
+	w            http.ResponseWriter
+	rc           *http.ResponseController
+	a            *answer
+	includeUsage bool
+	started      bool
+	// broken is set by a failed write: the client is gone, and nothing more is sent.
+	broken bool
+}
+
+func newStream(w http.ResponseWriter, a *answer, includeUsage bool) *stream {
+	return &stream{w: w, rc: http.NewResponseController(w), a: a, includeUsage: includeUsage}
+}
+
+// start sends the headers and the first chunk, which carries the role.
+func (s *stream) start() {
+	if s.started {
+		return
+	}
+	s.started = true
+	h := s.w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no") // nginx would otherwise hold the events back
+	s.w.WriteHeader(http.StatusOK)
+	s.chunk(delta{Role: "assistant", Content: ptr("")}, nil)
+}
+
+func (s *stream) text(t string) {
+	s.start()
+	s.chunk(delta{Content: &t}, nil)
+}
+
+func (s *stream) reasoning(t string) {
+	s.start()
+	s.chunk(delta{ReasoningContent: t}, nil)
+}
+
+// toolCallStart opens call index: its id, type and name, and empty arguments.
+func (s *stream) toolCallStart(index int, id, name string) {
+	s.start()
+	s.chunk(delta{ToolCalls: []toolCall{{Index: &index, ID: id, Type: "function", Function: functionCall{Name: name}}}}, nil)
+}
+
+// toolCallArguments sends a fragment of call index's arguments.
+func (s *stream) toolCallArguments(index int, fragment string) {
+	s.start()
+	s.chunk(delta{ToolCalls: []toolCall{{Index: &index, Function: functionCall{Arguments: fragment}}}}, nil)
+}
+
+// finish sends the finish reason, the usage when asked for, and [DONE].
+func (s *stream) finish(reason string, u usage) {
+	s.start()
+	s.chunk(delta{}, &reason)
+	if s.includeUsage {
+		s.write(chunk{ID: s.a.id, Object: "chat.completion.chunk", Created: s.a.created, Model: s.a.model,
+			Choices: []chunkChoice{}, Usage: &nullUsage{&u}})
+	}
+	s.line([]byte("[DONE]"))
+}
+
+// fail ends a started stream with an error object and no [DONE]: the answer is
+// incomplete, and a client must not take it for a whole one.
+func (s *stream) fail(e *apiError) {
+	body, _ := json.Marshal(struct {
+		Error *apiError `json:"error"`
+	}{e})
+	s.line(body)
+}
+
+func (s *stream) chunk(d delta, finish *string) {
+	c := chunk{ID: s.a.id, Object: "chat.completion.chunk", Created: s.a.created, Model: s.a.model,
+		Choices: []chunkChoice{{Delta: d, FinishReason: finish}}}
+	if s.includeUsage {
+		c.Usage = &nullUsage{}
+	}
+	s.write(c)
+}
+
+func (s *stream) write(c chunk) {
+	body, err := json.Marshal(c)
+	if err != nil {
+		s.broken = true
+		return
+	}
+	s.line(body)
+}
+
+func (s *stream) line(data []byte) {
+	if s.broken {
+		return
+	}
+	buf := make([]byte, 0, len(data)+8)
+	buf = append(buf, "data: "...)
+	buf = append(buf, data...)
+	buf = append(buf, "\n\n"...)
+	if _, err := s.w.Write(buf); err != nil {
+		s.broken = true
+		return
+	}
+	if err := s.rc.Flush(); err != nil {
+		s.broken = true
+	}
+}

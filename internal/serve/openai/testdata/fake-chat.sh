@@ -1,0 +1,14 @@
+#!/bin/sh
+# A fake plain-text CLI agent for the endpoint's tests. Run N (counted in
+# $FAKE_DIR/count) keeps its prompt in $FAKE_DIR/prompt.N and its argv in argv.N,
+# prints $FAKE_DIR/answer.N and $FAKE_DIR/stderr.N, and exits with the code in
+# $FAKE_DIR/exit.N (0 when absent).
+n=$(cat "$FAKE_DIR/count" 2>/dev/null || echo 0)
+n=$((n + 1))
+echo "$n" > "$FAKE_DIR/count"
+printf '%s\n' "$@" > "$FAKE_DIR/argv.$n"
+pwd > "$FAKE_DIR/cwd.$n"
+cat > "$FAKE_DIR/prompt.$n"
+cat "$FAKE_DIR/answer.$n" 2>/dev/null
+cat "$FAKE_DIR/stderr.$n" >&2 2>/dev/null
+exit "$(cat "$FAKE_DIR/exit.$n" 2>/dev/null || echo 0)"
