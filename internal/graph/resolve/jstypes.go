@@ -27,6 +27,9 @@ func (v *view) jsMember(l lookup, name string, d *deps, depth int) lookup {
 	case !l.isNode() || isTypeKind(l.node.Kind) || l.node.Kind == graph.KindNamespace:
 		return v.member(l, name, &jsLanguage, d)
 	}
+	if u, ok := v.unionMember(l, name, d, depth); ok {
+		return u
+	}
 	if i, j, ok := callbackParam(name); ok { // `f.(i,j)`: see the extractor's jsBinder.callback
 		t := tsCallbackParamType(l.node, i, j)
 		if t == "" {
@@ -54,7 +57,7 @@ func (v *view) jsMember(l lookup, name string, d *deps, depth int) lookup {
 		return lookup{status: unknown, reason: "the type of " + l.node.Name + " (" + t + ") is not found"}
 	}
 	typ.choice = typ.choice || l.choice
-	return v.jsMember(typ, name, d, depth+1)
+	return eachMember(typ, func(x lookup) lookup { return v.jsMember(x, name, d, depth+1) })
 }
 
 // spreadMember finds name in the modules a variable's initialiser names by
@@ -94,7 +97,7 @@ func (v *view) jsPath(file, path string, d *deps, depth int) lookup {
 		if l.status != found {
 			break
 		}
-		l = v.jsMember(l, seg, d, depth+1)
+		l = eachMember(l, func(x lookup) lookup { return v.jsMember(x, seg, d, depth+1) })
 	}
 	return l
 }

@@ -109,6 +109,10 @@ type lookup struct {
 	reason string
 	// choice: a module on the way was one of several candidates.
 	choice bool
+	// alts are further definitions it stands for (a member of each type of a
+	// union, see unions.go); union says a union was crossed on the way.
+	alts  []graph.Node
+	union bool
 }
 
 func (l lookup) isNode() bool { return l.status == found && l.node.QName != "" }
@@ -250,7 +254,9 @@ func (v *view) definesName(file, name string, c kindClass) bool {
 
 // outcome is a site's resolution: an edge target, or the reason there is none.
 type outcome struct {
-	to     string
+	to string
+	// also are further targets of the same site (a union's members).
+	also   []string
 	res    graph.Resolution
 	conf   float64
 	reason string
@@ -275,9 +281,11 @@ func (v *view) resolveName(file, src, name string, c kindClass, d *deps) outcome
 				if l.status != found {
 					break
 				}
-				l = v.member(l, seg, lang, d)
+				l = eachMember(l, func(x lookup) lookup { return v.member(x, seg, lang, d) })
 			}
 			switch {
+			case l.isNode() && l.union:
+				return unionOutcome(l)
 			case l.isNode():
 				return importOutcome(v.fromHeader(l.node, lang, d).QName, l.choice, confImport)
 			case l.status == found:

@@ -20,6 +20,7 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/graph"
 	"github.com/etalab-ia/albert-code/internal/graph/store"
+	"github.com/etalab-ia/albert-code/internal/graph/treesitter"
 )
 
 // passVersion is part of the configuration fingerprint: a build that resolves
@@ -194,6 +195,9 @@ func (v *view) resolveFile(file string, c *Counts) store.FileResolution {
 		}
 	}
 	for _, s := range v.sitesOf(file) {
+		if s.Kind == treesitter.UnionMember { // a fact unions.go reads, not a use
+			continue
+		}
 		cls := classOf(s.Kind, s.Name)
 		if s.Name == exprName || (!strings.Contains(s.Name, ".") && v.definesName(file, s.Name, cls)) {
 			// Not a name, or a name the file itself defines more than once: the
@@ -209,8 +213,10 @@ func (v *view) resolveFile(file string, c *Counts) store.FileResolution {
 			c.Unresolved++
 			continue
 		}
-		fr.Edges = append(fr.Edges, graph.Edge{From: s.From, To: o.to, Kind: s.Kind, Confidence: o.conf,
-			Resolution: o.res, File: file, Line: s.Line})
+		for _, to := range append([]string{o.to}, o.also...) {
+			fr.Edges = append(fr.Edges, graph.Edge{From: s.From, To: to, Kind: s.Kind, Confidence: o.conf,
+				Resolution: o.res, File: file, Line: s.Line})
+		}
 		if o.res == graph.ResolvedName {
 			c.ByName++
 		} else {

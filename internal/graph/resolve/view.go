@@ -28,6 +28,7 @@ type view struct {
 	scopes map[string]*scope                // file → its imports as bindings
 	counts map[countKey]countResult
 	heirs  map[string]*baseList // class qname → its resolved bases
+	unions map[string]*baseList // type alias qname → its union's resolved members
 	err    error                // the first store error; the pass fails with it
 
 	preloaded bool

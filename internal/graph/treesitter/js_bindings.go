@@ -361,6 +361,8 @@ func (b *jsBinder) valueType(v *sitter.Node) string {
 		}
 	case "call_expression":
 		return b.calleeType(v.ChildByFieldName("function"))
+	case "member_expression": // `(s as T)._zod.def`: the member's declared type
+		return b.calleeType(v)
 	}
 	return ""
 }
@@ -395,6 +397,8 @@ func (b *jsBinder) calleeType(f *sitter.Node) string {
 		case "member_expression":
 			if o := obj.ChildByFieldName("object"); o != nil && o.Kind() == "this" {
 				recv = b.self[fieldText(obj, "property", b.src)]
+			} else {
+				recv = b.calleeType(obj) // `x.a.b`: b of what a holds
 			}
 		case "call_expression": // `a.b().c()`: c of what b returns
 			recv = b.calleeType(obj.ChildByFieldName("function"))

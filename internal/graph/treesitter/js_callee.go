@@ -1,6 +1,10 @@
 package treesitter
 
-import sitter "github.com/tree-sitter/go-tree-sitter"
+import (
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+)
 
 // jsCallee is Spec.Callee for JavaScript and TypeScript: a member reached
 // through a call, an assertion or a cast is written as a path the cross-file
@@ -84,4 +88,18 @@ func jsSuperClass(n *sitter.Node, name func(*sitter.Node) string) string {
 		return ""
 	}
 	return ""
+}
+
+// assertedObject writes the object of a member use `(v as T).m` or `v!.m` the
+// way Spec.Callee writes it in a callee (`T`, `v`), so the use of m is a site
+// the cross-file pass follows; "" for any other object, or without Spec.Callee.
+func (w *walker) assertedObject(n, obj *sitter.Node, member string) string {
+	if w.spec.Callee == nil || (obj.Kind() != "parenthesized_expression" && obj.Kind() != "non_null_expression") {
+		return ""
+	}
+	o, ok := strings.CutSuffix(w.calleeName(n, 0), "."+member)
+	if !ok || o == "" || strings.Contains(o, exprName) {
+		return ""
+	}
+	return o
 }

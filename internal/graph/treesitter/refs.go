@@ -59,6 +59,8 @@ func (w *walker) memberRef(n *sitter.Node, m MemberRule, scope []frame) {
 	} else if o == "" && w.spec.MemberChains {
 		if c := w.calleeName(obj, 0); !strings.Contains(c, exprName) {
 			o = c
+		} else {
+			o = w.assertedObject(n, obj, member)
 		}
 	}
 	if o == "" || member == "" || len(o)+len(member) > maxName {

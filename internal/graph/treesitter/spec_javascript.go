@@ -80,6 +80,7 @@ var typescriptSpec = Spec{
 		{Def: "abstract_class_declaration", Clause: "extends_clause", Kind: graph.EdgeExtends, Field: "value"},
 		{Def: "abstract_class_declaration", Clause: "implements_clause", Kind: graph.EdgeImplements},
 		{Def: "interface_declaration", Clause: "extends_type_clause", Kind: graph.EdgeExtends, Field: "type"},
+		tsUnionRule,
 	},
 	// A type named through a namespace import (`errors.$ZodErrorMap`) is a use of
 	// the module's member, as `errors.f()` is.

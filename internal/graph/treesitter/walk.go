@@ -549,6 +549,11 @@ func (w *walker) resolve() {
 	w.redecorate()
 	w.resolveRefs()
 	for _, s := range w.sites {
+		if s.kind == UnionMember { // a fact for the cross-file pass, never an edge
+			w.ff.Unresolved = append(w.ff.Unresolved, graph.Unresolved{From: s.from, Name: s.name, Kind: s.kind,
+				File: w.rel, Line: s.line, Col: s.col, Reason: "a member of a union type"})
+			continue
+		}
 		s.name = w.receiverTyped(s.from, s.typeScope, s.name)
 		to, conf, reason := w.target(s)
 		if to == "" {
