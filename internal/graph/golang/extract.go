@@ -36,8 +36,9 @@ type unit struct {
 	test bool   // a _test.go file
 }
 
-// add extracts the facts of one loaded module and returns the files it claimed.
-func (ex *extraction) add(ctx context.Context, l *loaded) ([]unit, error) {
+// add extracts the facts of one loaded module and returns the files it claimed
+// and the named types they declare.
+func (ex *extraction) add(ctx context.Context, l *loaded) ([]unit, []*typeDecl, error) {
 	parseErrs := ex.collectErrors(l)
 	units := ex.claim(l)
 	fields := collectFields(units)
@@ -45,7 +46,7 @@ func (ex *extraction) add(ctx context.Context, l *loaded) ([]unit, error) {
 	var decls []*typeDecl
 	for _, u := range units {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		c := l.contents[l.fset.File(u.file.FileStart).Name()]
 		ff := &graph.FileFacts{
@@ -64,10 +65,10 @@ func (ex *extraction) add(ctx context.Context, l *loaded) ([]unit, error) {
 		fx.uses()
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ex.implements(decls)
-	return units, nil
+	return units, decls, nil
 }
 
 // claim chooses, for every file under the root, the package variant that analyses

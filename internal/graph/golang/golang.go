@@ -44,6 +44,10 @@ type Options struct {
 	// cold cache costs minutes (210 s for this repository on a 2-core machine).
 	// FromSource compiles nothing.
 	FromSource bool
+	// ExportDir is where Update writes the export data of the packages it
+	// re-checks after a surface change (the graph's own directory); empty, such
+	// an edit needs a full load. It does not change what a load sees.
+	ExportDir string
 }
 
 // DefaultOptions are the settings the indexer uses: tests included.
@@ -143,13 +147,14 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 			continue
 		}
 		res.Modules = append(res.Modules, Module{Dir: rel})
-		units, err := ex.add(ctx, lr)
+		units, decls, err := ex.add(ctx, lr)
 		if err != nil {
 			return nil, fmt.Errorf("go extract %s: module %s: %w", root, rel, err)
 		}
-		ex.recordSnapshot(snap, rel, lr, units)
+		ex.recordSnapshot(snap, rel, lr, units, decls)
 	}
 	res.Files = ex.files()
+	recordFacts(snap, res.Files)
 	res.Errors = ex.errs.sorted()
 	snap.Errors = len(res.Errors)
 	res.Snapshot = snap

@@ -3,6 +3,7 @@ package golang
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"go/ast"
 	"go/types"
 	"os"
@@ -12,11 +13,13 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/etalab-ia/albert-code/internal/graph"
 )
 
 // snapshotVersion changes whenever Snapshot's meaning does; an older snapshot is
 // then ignored and the next run is a full load.
-const snapshotVersion = 2
+const snapshotVersion = 3
 
 // Snapshot is what a full load learnt that lets Update re-check one package
 // without the go command: which package variant analyses each file, where each
@@ -37,9 +40,15 @@ type Snapshot struct {
 	Files map[string]FileRecord `json:"files"`
 	// Errors counts the diagnostics of the load, reported again after an update.
 	Errors int `json:"errors"`
+	// StdExports are the export data files of the standard packages whose
+	// interfaces implements checks by type (net/http), by import path.
+	StdExports map[string]string `json:"std_exports,omitempty"`
 }
 
-// Variant is one package variant ("p", "p [p.test]", "p_test [p.test]").
+// Variant is one package variant ("p", "p [p.test]", "p_test [p.test]", and
+// "q [p.test]" when p's tests recompile q): every variant of the module's packages
+// is recorded, those that claim no file too, since Update re-checks the
+// variants that import an edited one.
 type Variant struct {
 	PkgPath   string `json:"pkg_path"`
 	Name      string `json:"name"`
@@ -57,12 +66,32 @@ type Variant struct {
 	// Incapable, when set, says why this variant cannot be re-checked alone
 	// (type errors, cgo, an import without export data).
 	Incapable string `json:"incapable,omitempty"`
+	// Export is the variant's own export data file.
+	Export string `json:"export,omitempty"`
+	// Types index the named types declared in the files the variant claims, for
+	// choosing which implements pairs an update must check again.
+	Types []TypeRecord `json:"types,omitempty"`
 }
 
 // Import is a dependency as the type checker reads it: from export data.
 type Import struct {
 	PkgPath string `json:"pkg_path"`
 	Export  string `json:"export"`
+	// Variant is the key of the imported variant when it belongs to the module.
+	Variant string `json:"variant,omitempty"`
+	// Std lists, for a package outside the module, the packages of the
+	// non-synthetic stdInterfaces it sees (itself or through its imports).
+	Std []string `json:"std,omitempty"`
+}
+
+// TypeRecord is a named, non-generic type as implements sees it.
+type TypeRecord struct {
+	Name  string `json:"name"`
+	Iface bool   `json:"iface,omitempty"`
+	// Methods are the names of the methods of *T, or of the interface, sorted.
+	Methods []string `json:"methods,omitempty"`
+	// Sig fingerprints an interface's method set (embedded methods included).
+	Sig string `json:"sig,omitempty"`
 }
 
 // FileRecord says how the load saw one file.
@@ -73,6 +102,12 @@ type FileRecord struct {
 	// Header fingerprints what decides a file's place in the build: its build
 	// constraints, package clause and imports.
 	Header string `json:"header"`
+	// Build fingerprints the same without the imports.
+	Build string `json:"build,omitempty"`
+	// Facts fingerprints the file's facts as last stored by a full load or a
+	// surface update, so that an update re-extracting an unedited file returns it
+	// only when its facts changed.
+	Facts string `json:"facts,omitempty"`
 }
 
 // snapshotKey fingerprints what changes the go command's answers besides files.
@@ -146,6 +181,21 @@ func objects(pkg *types.Package) map[string]string {
 // fileHeader fingerprints the part of a file that decides which package and
 // build it belongs to and what it imports.
 func fileHeader(f *ast.File, src []byte) string {
+	parts := buildParts(f, src)
+	for _, s := range f.Imports {
+		name := ""
+		if s.Name != nil {
+			name = s.Name.Name
+		}
+		parts = append(parts, name+" "+s.Path.Value)
+	}
+	return hashStrings(parts)
+}
+
+// fileBuild fingerprints the package clause and build constraints of a file.
+func fileBuild(f *ast.File, src []byte) string { return hashStrings(buildParts(f, src)) }
+
+func buildParts(f *ast.File, src []byte) []string {
 	parts := []string{f.Name.Name}
 	// Build constraints live in comments before the package clause.
 	end := int(f.Package - f.FileStart)
@@ -157,43 +207,42 @@ func fileHeader(f *ast.File, src []byte) string {
 			parts = append(parts, t)
 		}
 	}
-	for _, s := range f.Imports {
-		name := ""
-		if s.Name != nil {
-			name = s.Name.Name
-		}
-		parts = append(parts, name+" "+s.Path.Value)
-	}
-	return hashStrings(parts)
+	return parts
 }
 
 // recordSnapshot adds what one loaded module teaches to snap. units are the files
-// the extraction claimed, by the variant that analyses each.
-func (ex *extraction) recordSnapshot(snap *Snapshot, moduleDir string, l *loaded, units []unit) {
+// the extraction claimed, by the variant that analyses each; decls the named
+// types they declare.
+func (ex *extraction) recordSnapshot(snap *Snapshot, moduleDir string, l *loaded, units []unit, decls []*typeDecl) {
 	prefix := ""
 	if moduleDir != "." {
 		prefix = moduleDir + "|"
 	}
-	claimed := map[*packages.Package]bool{}
 	for _, u := range units {
-		claimed[u.pkg] = true
 		name := l.fset.File(u.file.FileStart).Name()
 		src, err := os.ReadFile(name)
-		header := ""
+		header, build := "", ""
 		if err == nil {
-			header = fileHeader(u.file, src)
+			header, build = fileHeader(u.file, src), fileBuild(u.file, src)
 		}
-		snap.Files[u.rel] = FileRecord{Variant: prefix + u.pkg.ID, Header: header}
+		snap.Files[u.rel] = FileRecord{Variant: prefix + u.pkg.ID, Header: header, Build: build}
 	}
 	for _, p := range l.pkgs {
 		for _, name := range p.IgnoredFiles {
 			ex.recordIgnored(snap, name)
 		}
-		if !claimed[p] {
-			continue
-		}
-		snap.Variants[prefix+p.ID] = ex.variant(p)
 	}
+	scopes := closures{}
+	byView := map[*packages.Package][]TypeRecord{}
+	for _, d := range decls {
+		byView[d.view] = append(byView[d.view], typeRecord(d.obj))
+	}
+	for _, p := range ex.moduleVariants(l.pkgs) {
+		v := ex.variant(p, prefix, scopes)
+		v.Types = byView[p]
+		snap.Variants[prefix+p.ID] = v
+	}
+	ex.recordStdExports(snap, l.pkgs)
 	for _, name := range []string{"go.mod", "go.sum", "go.work", "go.work.sum"} {
 		rel := filepath.ToSlash(filepath.Join(moduleDir, name))
 		if h, ok := hashFile(filepath.Join(ex.root, filepath.FromSlash(rel))); ok {
@@ -202,8 +251,70 @@ func (ex *extraction) recordSnapshot(snap *Snapshot, moduleDir string, l *loaded
 	}
 }
 
-func (ex *extraction) variant(p *packages.Package) *Variant {
-	v := &Variant{PkgPath: p.PkgPath, Name: p.Name, Imports: map[string]Import{}}
+// moduleVariants are the variants loaded from files under the root: the roots
+// and the variants they import that the go command recompiled for a test. The
+// generated test mains (files in GOCACHE) are left out: nothing imports them.
+func (ex *extraction) moduleVariants(roots []*packages.Package) []*packages.Package {
+	var out []*packages.Package
+	seen := map[*packages.Package]bool{}
+	var visit func(p *packages.Package)
+	visit = func(p *packages.Package) {
+		if seen[p] || !ex.inModule(p) {
+			return
+		}
+		seen[p] = true
+		out = append(out, p)
+		for _, imp := range p.Imports {
+			visit(imp)
+		}
+	}
+	for _, p := range roots {
+		visit(p)
+	}
+	return out
+}
+
+func (ex *extraction) inModule(p *packages.Package) bool {
+	if len(p.GoFiles) == 0 {
+		return false
+	}
+	_, ok := ex.rel(p.GoFiles[0])
+	return ok
+}
+
+// recordStdExports records where the export data of the standard packages of
+// stdInterfaces is, wherever the load met them.
+func (ex *extraction) recordStdExports(snap *Snapshot, roots []*packages.Package) {
+	want := map[string]bool{}
+	for _, s := range stdInterfaces {
+		if s.path != "" && !s.synthetic {
+			want[s.path] = true
+		}
+	}
+	seen := map[*packages.Package]bool{}
+	var visit func(p *packages.Package)
+	visit = func(p *packages.Package) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		if want[p.PkgPath] && p.ExportFile != "" {
+			if snap.StdExports == nil {
+				snap.StdExports = map[string]string{}
+			}
+			snap.StdExports[p.PkgPath] = p.ExportFile
+		}
+		for _, imp := range p.Imports {
+			visit(imp)
+		}
+	}
+	for _, p := range roots {
+		visit(p)
+	}
+}
+
+func (ex *extraction) variant(p *packages.Package, prefix string, scopes closures) *Variant {
+	v := &Variant{PkgPath: p.PkgPath, Name: p.Name, Imports: map[string]Import{}, Export: p.ExportFile}
 	if p.Module != nil {
 		v.GoVersion = p.Module.GoVersion
 	}
@@ -224,13 +335,55 @@ func (ex *extraction) variant(p *packages.Package) *Variant {
 		if imp.ExportFile == "" && path != "unsafe" {
 			v.Incapable = "no export data for " + path
 		}
-		v.Imports[path] = Import{PkgPath: imp.PkgPath, Export: imp.ExportFile}
+		i := Import{PkgPath: imp.PkgPath, Export: imp.ExportFile}
+		if ex.inModule(imp) {
+			i.Variant = prefix + imp.ID
+		} else {
+			i.Std = stdSeen(scopes, imp)
+		}
+		v.Imports[path] = i
 	}
 	if p.Types != nil {
 		v.Surface = surface(p.Types)
 		v.Objects = objects(p.Types)
 	}
 	return v
+}
+
+// stdSeen lists the packages of the non-synthetic stdInterfaces that p sees.
+func stdSeen(scopes closures, p *packages.Package) []string {
+	var out []string
+	for _, s := range stdInterfaces {
+		if s.path != "" && !s.synthetic && scopes.lookup(p, s.path, s.name) != nil {
+			out = append(out, s.path)
+		}
+	}
+	return out
+}
+
+// typeRecord indexes a named type for implements.
+func typeRecord(tn *types.TypeName) TypeRecord {
+	r := TypeRecord{Name: tn.Name()}
+	if it, ok := tn.Type().Underlying().(*types.Interface); ok {
+		r.Iface = true
+		q := func(p *types.Package) string { return p.Path() }
+		sigs := make([]string, 0, it.NumMethods())
+		for i := range it.NumMethods() {
+			m := it.Method(i)
+			r.Methods = append(r.Methods, m.Name())
+			sigs = append(sigs, types.ObjectString(m, q))
+		}
+		slices.Sort(r.Methods)
+		slices.Sort(sigs)
+		r.Sig = hashStrings(sigs)
+		return r
+	}
+	ms := types.NewMethodSet(types.NewPointer(tn.Type()))
+	for i := range ms.Len() {
+		r.Methods = append(r.Methods, ms.At(i).Obj().Name())
+	}
+	slices.Sort(r.Methods)
+	return r
 }
 
 // recordIgnored records the header of a file the build excludes, so that an edit
@@ -243,8 +396,28 @@ func (ex *extraction) recordIgnored(snap *Snapshot, name string) {
 	if _, done := snap.Files[rel]; done {
 		return
 	}
-	if h, ok := headerOf(name); ok {
-		snap.Files[rel] = FileRecord{Header: h}
+	if h, b, ok := headerOf(name); ok {
+		snap.Files[rel] = FileRecord{Header: h, Build: b}
+	}
+}
+
+// factsHash fingerprints everything the store keeps of a file's facts.
+func factsHash(ff *graph.FileFacts) string {
+	b, err := json.Marshal(ff)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:12])
+}
+
+// recordFacts fingerprints the facts of every file of files in snap.
+func recordFacts(snap *Snapshot, files []graph.FileFacts) {
+	for i := range files {
+		if rec, ok := snap.Files[files[i].Path]; ok {
+			rec.Facts = factsHash(&files[i])
+			snap.Files[files[i].Path] = rec
+		}
 	}
 }
 

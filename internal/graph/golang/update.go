@@ -1,10 +1,7 @@
 package golang
 
 import (
-	"bufio"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -17,7 +14,6 @@ import (
 	"sort"
 	"strings"
 
-	"golang.org/x/tools/go/gcexportdata"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/etalab-ia/albert-code/internal/graph"
@@ -45,23 +41,40 @@ func fullLoad(format string, args ...any) error {
 
 // UpdateResult is what Update re-extracted.
 type UpdateResult struct {
-	// Files are the fresh facts of the changed files the type checker analyses,
-	// without their implements edges: an update never changes a declaration, so the
-	// caller keeps the ones it has.
+	// Files are the fresh facts of the files the update re-extracted. Without
+	// Implements, they are the changed files and lack their implements edges (no
+	// declaration changed, the caller keeps the ones it has); with it, they may be
+	// more files than changed, each with all its implements edges.
 	Files []graph.FileFacts
+	// Implements is set when Files carry their implements edges: a package's
+	// surface changed and its importers were re-checked too.
+	Implements bool
 	// Syntactic are the changed files the type checker does not see (excluded by
 	// build constraints, under testdata): the caller extracts them another way.
 	Syntactic []string
+	// Snapshot, when set, replaces the caller's snapshot once Files are stored: it
+	// points at the export data the update wrote for the re-checked packages.
+	Snapshot *Snapshot
+	// Rechecked counts the package variants type-checked from source.
+	Rechecked int
 }
 
 // Update re-extracts the .go files in changed (relative to root; edited in place,
 // none added or removed) without the go command. It re-parses and re-type-checks
-// only the package variants that own them, reading every import from the export
-// data the last full load used, and refuses (FullLoadNeeded) when an edit could
-// reach beyond those files: go.mod changed, imports or build constraints changed,
-// a package-level declaration changed (the variant's surface), the package does
-// not type-check, uses cgo, or an export data file is gone. Edits inside function
-// bodies, comments and formatting are what it takes: the usual edit.
+// the package variants that own them, reading every import from export data.
+//
+// When only bodies, comments or formatting changed, or the only new
+// declarations are functions, variables and constants, those variants are all it
+// checks, and it returns the changed files. When a variant's surface (a type, a
+// signature, a method, a removed declaration) or imports changed, and
+// opts.ExportDir is set, it re-checks every variant that imports it too
+// (updateWide) and returns their files with their implements edges and a new
+// Snapshot.
+//
+// It refuses (FullLoadNeeded) when the go command's answer could differ: go.mod
+// changed, build constraints or a package clause changed, an import of a package
+// the last load did not know, a package that does not type-check or uses cgo, an
+// export data file gone, or an edit reaching more than maxWideFiles files.
 func Update(ctx context.Context, root string, snap *Snapshot, changed []string, opts Options) (*UpdateResult, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -84,7 +97,7 @@ func Update(ctx context.Context, root string, snap *Snapshot, changed []string, 
 		case !ok:
 			res.Syntactic = append(res.Syntactic, rel) // testdata, _dirs: not in any build
 		case rec.Variant == "":
-			h, _ := headerOf(filepath.Join(abs, filepath.FromSlash(rel)))
+			h, _, _ := headerOf(filepath.Join(abs, filepath.FromSlash(rel)))
 			if h != rec.Header {
 				return nil, fullLoad("the build constraints or imports of %s changed", rel)
 			}
@@ -98,64 +111,81 @@ func Update(ctx context.Context, root string, snap *Snapshot, changed []string, 
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	w := newWide(abs, snap)
 	ex := newExtraction(abs)
+	// A variant that fails against the old export data may type-check once
+	// another edited one's surface change is seen: every variant is tried before
+	// the first error is returned.
+	var first error
+	var wd *widen
 	for _, key := range keys {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if err := ex.recheck(key, snap, byVariant[key]); err != nil {
-			return nil, err
+		err := ex.recheck(w, key, byVariant[key], opts.ExportDir != "")
+		if w := (*widen)(nil); errors.As(err, &w) && wd == nil {
+			wd = w
+		} else if err != nil && first == nil {
+			first = err
 		}
+	}
+	switch {
+	case wd != nil:
+		if len(keys) > 1 {
+			w.reset()
+		}
+		return w.update(ctx, changed, opts)
+	case first != nil:
+		return nil, first
 	}
 	res.Files = ex.files()
 	return res, nil
 }
 
-// recheck parses and type-checks one variant and extracts the files in changed.
-func (ex *extraction) recheck(key string, snap *Snapshot, changed []string) error {
-	v := snap.Variants[key]
+// recheck type-checks one variant and extracts the files in changed. It
+// answers widen when their imports or the variant's surface changed and the
+// caller can re-check importers (canWiden); else it refuses any surface change
+// but new functions, variables and constants (onlyAdditions).
+func (ex *extraction) recheck(w *wide, key string, changed []string, canWiden bool) error {
+	v := w.snap.Variants[key]
 	if v == nil {
 		return fullLoad("no record of package %s", key)
 	}
 	if v.Incapable != "" {
 		return fullLoad("%s: %s", v.PkgPath, v.Incapable)
 	}
-	fset := token.NewFileSet()
 	isChanged := map[string]bool{}
 	for _, rel := range changed {
 		isChanged[rel] = true
-	}
-	files := make([]*ast.File, len(v.Files))
-	contents := map[string]content{}
-	for i, rel := range v.Files {
-		name := filepath.Join(ex.root, filepath.FromSlash(rel))
-		src, err := os.ReadFile(name)
+		p, err := w.parse(rel)
 		if err != nil {
-			return fullLoad("%s: %v", rel, err)
+			return err
 		}
-		f, err := parser.ParseFile(fset, name, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
-		if err != nil {
-			return fullLoad("%s does not parse", rel)
+		if p.header != w.snap.Files[rel].Header {
+			if !canWiden {
+				return fullLoad("the imports of %s changed", rel)
+			}
+			return &widen{"the imports of " + rel + " changed"}
 		}
-		if isChanged[rel] && fileHeader(f, src) != snap.Files[rel].Header {
-			return fullLoad("the build constraints or imports of %s changed", rel)
-		}
-		sum := sha256.Sum256(src)
-		contents[rel] = content{hash: hex.EncodeToString(sum[:]), size: int64(len(src))}
-		files[i] = f
 	}
-	pkg, info, err := typeCheck(fset, v, files)
-	if err != nil {
+	if err := w.check(key); err != nil {
 		return err
 	}
-	if surface(pkg) != v.Surface {
-		if why := onlyAdditions(v, pkg); why != "" {
+	c := w.fresh[key]
+	if surface(c.pkg) != v.Surface {
+		why := onlyAdditions(v, c.pkg)
+		switch {
+		case canWiden:
+			// Even new functions: the export data written keeps the next edit,
+			// which may use them from another package, incremental.
+			return &widen{fmt.Sprintf("package-level declarations of %s changed", v.PkgPath)}
+		case why != "":
 			return fullLoad("package-level declarations of %s changed (%s)", v.PkgPath, why)
 		}
 	}
-	p := &packages.Package{ID: key, PkgPath: v.PkgPath, Name: v.Name, Types: pkg, TypesInfo: info, Syntax: files, Fset: fset}
-	units := make([]unit, len(files))
-	for i, f := range files {
+	p := &packages.Package{ID: key, PkgPath: v.PkgPath, Name: v.Name, Types: c.pkg, TypesInfo: c.info, Syntax: c.files, Fset: w.fset}
+	units := make([]unit, len(c.files))
+	for i, f := range c.files {
 		rel := v.Files[i]
 		units[i] = unit{pkg: p, file: f, rel: rel, test: isTestFile(rel)}
 	}
@@ -165,10 +195,10 @@ func (ex *extraction) recheck(key string, snap *Snapshot, changed []string) erro
 		if !isChanged[u.rel] {
 			continue
 		}
-		c := contents[u.rel]
-		ff := &graph.FileFacts{Path: u.rel, Language: Language, Hash: c.hash, Size: c.size}
+		pc := w.parsed[u.rel].c
+		ff := &graph.FileFacts{Path: u.rel, Language: Language, Hash: pc.hash, Size: pc.size}
 		ex.facts[u.rel] = ff
-		fx := &fileExtraction{ex: ex, fset: fset, u: u, ff: ff, pkgPath: v.PkgPath, info: info, fields: fields}
+		fx := &fileExtraction{ex: ex, fset: w.fset, u: u, ff: ff, pkgPath: v.PkgPath, info: c.info, fields: fields}
 		if pkgFile[v.PkgPath] == u.rel {
 			fx.packageNode(pkgDoc[v.PkgPath])
 		}
@@ -211,28 +241,9 @@ func onlyAdditions(v *Variant, pkg *types.Package) string {
 	return ""
 }
 
-// typeCheck checks one variant's files, its imports read from export data.
-func typeCheck(fset *token.FileSet, v *Variant, files []*ast.File) (*types.Package, *types.Info, error) {
-	view := map[string]*types.Package{} // by package path, shared so that types unify
-	var importErr error
-	imp := importerFunc(func(path string) (*types.Package, error) {
-		if path == "unsafe" {
-			return types.Unsafe, nil
-		}
-		dep, ok := v.Imports[path]
-		if !ok {
-			importErr = fullLoad("%s imports %s, unknown to the last load", v.PkgPath, path)
-			return nil, importErr
-		}
-		if p := view[dep.PkgPath]; p != nil && p.Complete() {
-			return p, nil
-		}
-		p, err := readExport(fset, view, dep)
-		if err != nil {
-			importErr = fullLoad("export data of %s: %v", dep.PkgPath, err)
-		}
-		return p, err
-	})
+// checkFiles type-checks a variant's files as the go command would, and returns
+// the first type error.
+func checkFiles(fset *token.FileSet, v *Variant, files []*ast.File, imp types.Importer) (*types.Package, *types.Info, error) {
 	var typeErr error
 	cfg := &types.Config{
 		Importer: imp,
@@ -257,29 +268,7 @@ func typeCheck(fset *token.FileSet, v *Variant, files []*ast.File) (*types.Packa
 		FileVersions: map[*ast.File]string{},
 	}
 	pkg, _ := cfg.Check(v.PkgPath, fset, files, info)
-	if importErr != nil {
-		return nil, nil, importErr
-	}
-	if typeErr != nil {
-		return nil, nil, fullLoad("%s does not type-check: %v", v.PkgPath, typeErr)
-	}
-	return pkg, info, nil
-}
-
-func readExport(fset *token.FileSet, view map[string]*types.Package, dep Import) (*types.Package, error) {
-	f, err := os.Open(dep.Export)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	// The go command's export files are still archives (Go 1.26: "!<arch>"), which
-	// only NewReader opens; go/packages reads them the same way.
-	//lint:ignore SA1019 no replacement reads archive export data before Go 1.29
-	r, err := gcexportdata.NewReader(bufio.NewReader(f))
-	if err != nil {
-		return nil, err
-	}
-	return gcexportdata.Read(r, fset, view, dep.PkgPath)
+	return pkg, info, typeErr
 }
 
 type importerFunc func(path string) (*types.Package, error)
@@ -295,17 +284,17 @@ func goarch() string {
 
 func isTestFile(rel string) bool { return strings.HasSuffix(rel, "_test.go") }
 
-// headerOf reads the header fingerprint of a file from disk.
-func headerOf(name string) (string, bool) {
+// headerOf reads the header and build fingerprints of a file from disk.
+func headerOf(name string) (header, build string, ok bool) {
 	src, err := os.ReadFile(name)
 	if err != nil {
-		return "", false
+		return "", "", false
 	}
 	f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.ImportsOnly|parser.ParseComments)
 	if err != nil {
-		return "", false
+		return "", "", false
 	}
-	return fileHeader(f, src), true
+	return fileHeader(f, src), fileBuild(f, src), true
 }
 
 // modFilesChanged reports the first go.mod, go.sum or go.work whose content is not

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 
 	"github.com/etalab-ia/albert-code/internal/graph"
@@ -29,11 +30,13 @@ type goRun struct {
 	snapshot, modFiles *string
 }
 
-// extractGoChanges brings the Go files up to date. An edit inside function bodies
-// re-checks only the packages that own the edited files (golang.Update, tens of
-// milliseconds); anything else (a file added, removed or renamed, go.mod, an
-// edited declaration, a package with errors) reloads the module with the go
-// command, since Go edges cross files. Report says which and why.
+// extractGoChanges brings the Go files up to date. An edit of files in place
+// re-checks the packages that own them, and after a surface edit (a type, a
+// signature, a method, imports) the importers that may see it, without the go
+// command (golang.Update: tens to hundreds of milliseconds). Anything else (a
+// file added, removed or renamed, go.mod, build constraints, an edit that does
+// not type-check, a package with errors) reloads the module with the go command,
+// since Go edges cross files. Report says which and why.
 func extractGoChanges(ctx context.Context, root string, st *store.Store, opts Options, scan *Scan, changes Changes, todo []File, removed []string, rep *Report) (*goRun, error) {
 	var mods map[string]string
 	if !opts.Rebuild {
@@ -47,6 +50,10 @@ func extractGoChanges(ctx context.Context, root string, st *store.Store, opts Op
 	if !opts.Rebuild {
 		snap = loadSnapshot(ctx, st)
 	}
+	// Export data written by earlier updates that the stored snapshot no longer
+	// names (a newer update's was not saved, or a full load replaced it).
+	opts.Go.ExportDir = goExportDir(st)
+	golang.CleanExports(opts.Go.ExportDir, snap)
 	switch {
 	case snap == nil:
 		rep.GoFullReason = "first Go load (or rebuild)"
@@ -55,7 +62,7 @@ func extractGoChanges(ctx context.Context, root string, st *store.Store, opts Op
 	case anyGoPath(removed) || anyGo(changes.Added) || anyGoRenamed(changes.Renamed):
 		rep.GoFullReason = "Go files added, removed or renamed"
 	default:
-		run, err := updateGo(ctx, root, st, snap, changes.Changed, opts, rep)
+		run, err := updateGo(ctx, root, st, snap, scan, changes.Changed, opts, rep)
 		if err == nil {
 			return run, nil
 		}
@@ -68,10 +75,12 @@ func extractGoChanges(ctx context.Context, root string, st *store.Store, opts Op
 	return fullGo(ctx, root, st, opts, scan, todo, rep)
 }
 
-// updateGo re-extracts edited Go files with golang.Update, keeping the implements
-// edges the store has for them (Update only succeeds when no declaration changed,
-// so they still hold; their lines follow the types).
-func updateGo(ctx context.Context, root string, st *store.Store, snap *golang.Snapshot, changed []File, opts Options, rep *Report) (*goRun, error) {
+// updateGo re-extracts edited Go files with golang.Update. After an edit
+// inside bodies it keeps the implements edges the store has for them (no
+// declaration changed, so they still hold; their lines follow the types). After
+// a surface edit, Update re-checked the importers too and gives every file it
+// re-extracted with its implements edges, and a snapshot to save.
+func updateGo(ctx context.Context, root string, st *store.Store, snap *golang.Snapshot, scan *Scan, changed []File, opts Options, rep *Report) (*goRun, error) {
 	var rels []string
 	for _, f := range changed {
 		if f.Language == "go" {
@@ -82,17 +91,41 @@ func updateGo(ctx context.Context, root string, st *store.Store, snap *golang.Sn
 	if err != nil {
 		return nil, err
 	}
+	scanned := make(map[string]bool, len(scan.Files))
+	for _, f := range scan.Files {
+		scanned[f.Rel] = true
+	}
 	run := &goRun{done: map[string]bool{}}
 	for _, f := range up.Files {
-		if err := keepImplements(ctx, st, &f); err != nil {
-			return nil, err
+		if !scanned[f.Path] {
+			continue // excluded from the index, as after a full load
+		}
+		if !up.Implements {
+			if err := keepImplements(ctx, st, &f); err != nil {
+				return nil, err
+			}
 		}
 		run.done[f.Path] = true
 		run.facts = append(run.facts, f)
 	}
+	if up.Snapshot != nil {
+		snapJSON, err := json.Marshal(up.Snapshot)
+		if err != nil {
+			return nil, err
+		}
+		modsJSON, err := json.Marshal(up.Snapshot.ModFiles)
+		if err != nil {
+			return nil, err
+		}
+		s, m := string(snapJSON), string(modsJSON)
+		run.snapshot, run.modFiles = &s, &m
+	}
 	rep.GoTypes, rep.GoErrors, rep.GoMode = true, snap.Errors, "incremental"
 	return run, nil
 }
+
+// goExportDir is where golang.Update writes export data: next to the store.
+func goExportDir(st *store.Store) string { return filepath.Join(filepath.Dir(st.Path()), "go-export") }
 
 func keepImplements(ctx context.Context, st *store.Store, f *graph.FileFacts) error {
 	old, err := st.NodesInFile(ctx, f.Path)

@@ -93,7 +93,41 @@ func TestGoBodyEditIsIncrementalAndExact(t *testing.T) {
 	}
 }
 
-func TestGoDeclarationEditReloadsTheModule(t *testing.T) {
+// sameAsRebuild asserts that st holds, row for row, what a rebuild of root gives.
+func sameAsRebuild(t *testing.T, root string, st *store.Store, step string) {
+	t.Helper()
+	fresh := openStore(t)
+	if _, err := Run(context.Background(), root, fresh, Options{Go: golang.DefaultOptions(), Rebuild: true}); err != nil {
+		t.Fatal(err)
+	}
+	got, want := dump(t, st), dump(t, fresh)
+	for table := range want {
+		if !reflect.DeepEqual(got[table], want[table]) {
+			t.Errorf("%s: %s differs from a rebuild\n got: %q\nwant: %q", step, table, got[table], want[table])
+		}
+	}
+}
+
+// rewrite replaces every old in rel by new.
+func rewrite(t *testing.T, root, rel, old, new string) {
+	t.Helper()
+	name := filepath.Join(root, filepath.FromSlash(rel))
+	src, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), old) {
+		t.Fatalf("%s lacks %q", rel, old)
+	}
+	if err := os.WriteFile(name, []byte(strings.ReplaceAll(string(src), old, new)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Declaration edits re-check the edited package and its importers without the go
+// command, and leave the store as a rebuild would, implements edges included;
+// go.mod still reloads the module.
+func TestGoDeclarationEditsAreIncrementalAndExact(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	root := goModule(t)
@@ -102,49 +136,80 @@ func TestGoDeclarationEditReloadsTheModule(t *testing.T) {
 	if _, err := Run(ctx, root, st, opts); err != nil {
 		t.Fatal(err)
 	}
-	name := filepath.Join(root, "api", "api.go")
-	src, _ := os.ReadFile(name)
-
-	// A new function reaches nothing yet: incremental, and still equal to a rebuild.
-	added := strings.Replace(string(src), "func Use(", "func UseIt(", 1) +
-		"\n// Use stores k.\nfunc Use(s Store, k string) error { return UseIt(s, k) }\n"
-	if err := os.WriteFile(name, []byte(added), 0o644); err != nil {
-		t.Fatal(err)
+	const storeImpl = "example.com/inc/mem.Log example.com/inc/api.Store implements"
+	steps := []struct {
+		name, rel, old, new string
+		edge                string // an edges row that must be present ("+") or absent ("-") after the step
+	}{
+		{"new function", "api/api.go", "// Use stores k.", "// UseIt stores k too.\nfunc UseIt(s Store, k string) error { return Use(s, k) }\n\n// Use stores k.", ""},
+		{"changed signature", "api/api.go", "func Use(s Store, k string) error", "func Use(s Store, k string, more ...int) error", ""},
+		{"new type", "mem/mem.go", "// Fill uses api.", "// Log records.\ntype Log struct{ n int }\n\n// Fill uses api.", "-" + storeImpl},
+		{"new method", "mem/mem.go", "// Fill uses api.", "// Put counts.\nfunc (l *Log) Put(k string) error {\n\tl.n++\n\treturn nil\n}\n\n// Fill uses api.", "+" + storeImpl},
+		{"changed struct field", "mem/mem.go", "type Log struct{ n int }", "type Log struct {\n\tn    int\n\tlast string\n}", "+" + storeImpl},
+		{"removed method", "mem/mem.go", "func (l *Log) Put(k string) error {\n\tl.n++\n\treturn nil\n}", "func (l *Log) put(k string) error {\n\tl.n++\n\treturn nil\n}", "-" + storeImpl},
+		{"renamed type", "mem/mem.go", "Log", "Journal", "-example.com/inc/mem.Log"},
+		{"new import of a module package", "main.go", "import \"example.com/inc/mem\"\n\nfunc main() { _ = mem.Fill(&mem.Mem{}) }",
+			"import (\n\t\"example.com/inc/api\"\n\t\"example.com/inc/mem\"\n)\n\nfunc main() { _ = api.Use(&mem.Mem{}, \"k\") }", ""},
 	}
-	rep, err := Run(ctx, root, st, opts)
-	if err != nil || rep.GoMode != "incremental" {
-		t.Fatalf("new function: %+v, %v; want an incremental run", rep, err)
-	}
-	fresh := openStore(t)
-	if _, err := Run(ctx, root, fresh, Options{Go: golang.DefaultOptions(), Rebuild: true}); err != nil {
-		t.Fatal(err)
-	}
-	got, want := dump(t, st), dump(t, fresh)
-	for table := range want {
-		if !reflect.DeepEqual(got[table], want[table]) {
-			t.Errorf("%s after adding a function differs from a rebuild\n got: %q\nwant: %q", table, got[table], want[table])
+	for _, step := range steps {
+		rewrite(t, root, step.rel, step.old, step.new)
+		rep, err := Run(ctx, root, st, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.GoMode != "incremental" {
+			t.Fatalf("%s: mode %q (%s), want incremental", step.name, rep.GoMode, rep.GoFullReason)
+		}
+		sameAsRebuild(t, root, st, step.name)
+		if step.edge != "" {
+			edges := strings.Join(dump(t, st)["edges"], "\n")
+			if present := strings.Contains(edges, step.edge[1:]); present != (step.edge[0] == '+') {
+				t.Errorf("%s: edge %q present = %v", step.name, step.edge[1:], present)
+			}
 		}
 	}
+	exports, _ := os.ReadDir(filepath.Join(filepath.Dir(st.Path()), "go-export"))
+	if len(exports) == 0 {
+		t.Error("no export data written next to the store")
+	}
 
-	// A changed signature reaches its callers in other packages (mem calls Use):
-	// full load.
-	changed := strings.Replace(added, "func Use(s Store, k string) error", "func Use(s Store, k string, more ...int) error", 1)
-	if err := os.WriteFile(name, []byte(changed), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	rep, err = Run(ctx, root, st, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.GoMode != "full" || !strings.Contains(rep.GoFullReason, "declarations") || !strings.Contains(rep.GoFullReason, "Use changed") {
-		t.Fatalf("declaration edit: mode %q reason %q, want a full load saying why", rep.GoMode, rep.GoFullReason)
-	}
-	// go.mod alone (no .go file changed) reloads too.
+	// go.mod alone (no .go file changed) reloads the module; the next Go edit
+	// removes the export data the full load's snapshot no longer names.
 	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/inc\n\ngo 1.25\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rep, err = Run(ctx, root, st, opts)
+	rep, err := Run(ctx, root, st, opts)
 	if err != nil || rep.GoMode != "full" || !strings.Contains(rep.GoFullReason, "go.mod") {
 		t.Fatalf("go.mod edit: %+v, %v", rep, err)
+	}
+	rewrite(t, root, "main.go", "func main() { ", "func main() {\n\tprintln()\n\t")
+	if rep, err := Run(ctx, root, st, opts); err != nil || rep.GoMode != "incremental" {
+		t.Fatalf("body edit after a full load: %+v, %v", rep, err)
+	}
+	if exports, _ := os.ReadDir(filepath.Join(filepath.Dir(st.Path()), "go-export")); len(exports) != 0 {
+		t.Errorf("stale export data left: %v", exports)
+	}
+	sameAsRebuild(t, root, st, "after go.mod")
+}
+
+// An edit that does not type-check in an importer still takes a full load, which
+// reports the error.
+func TestGoSurfaceEditBreakingAnImporterReloads(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root := goModule(t)
+	st := openStore(t)
+	opts := Options{Go: golang.DefaultOptions()}
+	if _, err := Run(ctx, root, st, opts); err != nil {
+		t.Fatal(err)
+	}
+	rewrite(t, root, "api/api.go", "func Use(s Store, k string) error", "func Use(s Store, k int) error")
+	rewrite(t, root, "api/api.go", "return s.Put(k)", "return s.Put(\"\")")
+	rep, err := Run(ctx, root, st, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.GoMode != "full" || !strings.Contains(rep.GoFullReason, "mem does not type-check") || rep.GoErrors == 0 {
+		t.Fatalf("mode %q reason %q errors %d, want a full load reporting mem's error", rep.GoMode, rep.GoFullReason, rep.GoErrors)
 	}
 }
