@@ -12,9 +12,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	prom "github.com/etalab-ia/albert-code/internal/serve/metrics"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
 	"github.com/etalab-ia/albert-code/internal/serve/runstore"
 	"github.com/etalab-ia/albert-code/internal/serve/workspace"
@@ -149,8 +148,8 @@ func (s *Server) Authorize(next http.Handler) http.Handler {
 }
 
 // Registry is the Prometheus registry behind /metrics, where mounted surfaces may
-// add their own collectors.
-func (s *Server) Registry() *prometheus.Registry { return s.metrics.reg }
+// add their own metrics.
+func (s *Server) Registry() *prom.Registry { return s.metrics.reg }
 
 // Locks are the workspace locks every run takes, for mounted surfaces to share.
 func (s *Server) Locks() *workspace.Locks { return s.opts.Locks }

@@ -3,14 +3,7 @@ package structured
 import (
 	"fmt"
 	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
-
-// printer renders the library's messages; English, as the prompts are.
-var printer = message.NewPrinter(language.English)
 
 // maxProblems bounds the mismatches reported for one answer; judgement: past ten
 // the agent gets the idea, and the corrective prompt stays short.
@@ -31,28 +24,12 @@ func (p Problem) String() string {
 	return fmt.Sprintf("at %s: %s", where, p.Message)
 }
 
-// problemsOf flattens a validation error to its leaves: the wrappers ("allOf
-// failed", "$ref failed") say nothing an agent can act on.
-func problemsOf(ve *jsonschema.ValidationError) []Problem {
-	var out []Problem
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(out) > maxProblems {
-			return
-		}
-		if len(e.Causes) == 0 {
-			out = append(out, Problem{Path: pointer(e.InstanceLocation), Message: e.ErrorKind.LocalizedString(printer)})
-			return
-		}
-		for _, c := range e.Causes {
-			walk(c)
-		}
+// capProblems keeps the first maxProblems problems and says when there were more.
+func capProblems(ps []Problem) []Problem {
+	if len(ps) > maxProblems {
+		ps = append(ps[:maxProblems:maxProblems], Problem{Message: "and more"})
 	}
-	walk(ve)
-	if len(out) > maxProblems {
-		out = append(out[:maxProblems], Problem{Message: "and more"})
-	}
-	return out
+	return ps
 }
 
 func joinProblems(ps []Problem) string {
