@@ -26,6 +26,7 @@ import (
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
 	"github.com/etalab-ia/albert-code/internal/serve/api"
 	serveconfig "github.com/etalab-ia/albert-code/internal/serve/config"
+	mcpserve "github.com/etalab-ia/albert-code/internal/serve/mcp"
 	"github.com/etalab-ia/albert-code/internal/serve/native"
 	"github.com/etalab-ia/albert-code/internal/serve/openai"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
@@ -47,7 +48,7 @@ func newServeCmd() *cobra.Command {
 	values := map[string]*string{}
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Put the agent on the network: HTTP API (/run, /files), OpenAI-compatible endpoint",
+		Short: "Put the agent on the network: HTTP API (/run, /files), OpenAI-compatible endpoint, MCP server",
 		Long: `albert-code serve runs the agent behind an HTTP API. Every setting is an
 environment variable (ALBERT_CODE_API_MODE=1 turns the API on) or the flag below;
 docs/serve.md lists them, with the original aicodebox names read as aliases.
@@ -84,13 +85,6 @@ func runServe(cmd *cobra.Command, src serveconfig.Source) error {
 	if err != nil {
 		return err
 	}
-	if !c.API.Enabled {
-		return usageError("this version serves the API mode only: set ALBERT_CODE_API_MODE=1 (the MCP server comes in a later version)")
-	}
-	if c.MCP.Enabled {
-		fmt.Fprintln(stderr, "albert-code: warning: the MCP server is not in this version yet: serving the API only")
-	}
-
 	home, err := config.HomeDir(os.LookupEnv)
 	if err != nil {
 		return &exitError{code: ExitError, err: err}
@@ -124,25 +118,64 @@ func runServe(cmd *cobra.Command, src serveconfig.Source) error {
 		return &exitError{code: ExitError, err: err}
 	}
 
-	mux := http.NewServeMux()
-	srv.Register(mux)
-	// Other surfaces served on the API's port mount here, one line each, sharing
-	// the API's tokens (srv.Authorize), workspace locks (srv.Locks), metrics
-	// registry (srv.Registry) and backend:
-	//   - the OpenAI-compatible endpoint, internal/serve/openai;
-	//   - the MCP server (/mcp), in a later step.
-	mounts := []func(*http.ServeMux){
-		openai.New(openai.Options{Backend: backend, Runner: runner.New(runner.Options{Timeout: c.Timeout, IdleTimeout: c.IdleTimeout}), Root: root, Locks: srv.Locks(), Models: c.AvailableModels, Authorize: openai.AuthorizeWith(srv.Authorize), MaxBody: c.API.MaxBody, Timeout: c.Timeout, Logger: logger}).Mount,
-	}
-	for _, mount := range mounts {
-		mount(mux)
+	// The MCP server runs its prompts through srv (same runner, locks and run
+	// store), even when the API itself is not served.
+	var mcpSrv *mcpserve.Server
+	if c.MCP.Enabled {
+		mcpSrv, err = mcpserve.New(mcpserve.Options{Runs: srv, Root: root, Tokens: c.MCP.Tokens,
+			AllowedHosts: c.MCP.AllowedHosts, AllowedOrigins: c.MCP.AllowedOrigins, MaxBody: c.API.MaxBody,
+			Version: userAgent(), Logger: logger})
+		if err != nil {
+			return &exitError{code: ExitError, err: err}
+		}
+		defer mcpSrv.Close()
 	}
 
-	ln, err := net.Listen("tcp", net.JoinHostPort(c.API.Host, strconv.Itoa(c.API.Port)))
-	if err != nil {
-		return &exitError{code: ExitError, err: fmt.Errorf("%s: listen on port %d: %w", c.Source("API_MODE_PORT"), c.API.Port, err)}
+	var listeners []listener
+	if c.API.Enabled {
+		mux := http.NewServeMux()
+		srv.Register(mux)
+		// Other surfaces served on the API's port mount here, one line each, sharing
+		// the API's tokens (srv.Authorize), workspace locks (srv.Locks), metrics
+		// registry (srv.Registry) and backend:
+		//   - the OpenAI-compatible endpoint, internal/serve/openai;
+		//   - the MCP server (/mcp, its own tokens), unless it has a port of its own.
+		mounts := []func(*http.ServeMux){
+			openai.New(openai.Options{Backend: backend, Runner: runner.New(runner.Options{Timeout: c.Timeout, IdleTimeout: c.IdleTimeout}), Root: root, Locks: srv.Locks(), Models: c.AvailableModels, Authorize: openai.AuthorizeWith(srv.Authorize), MaxBody: c.API.MaxBody, Timeout: c.Timeout, Logger: logger}).Mount,
+		}
+		if mcpSrv != nil && c.MCP.Port == 0 {
+			mounts = append(mounts, mcpSrv.Mount)
+		}
+		for _, mount := range mounts {
+			mount(mux)
+		}
+		ln, err := net.Listen("tcp", net.JoinHostPort(c.API.Host, strconv.Itoa(c.API.Port)))
+		if err != nil {
+			return &exitError{code: ExitError, err: fmt.Errorf("%s: listen on port %d: %w", c.Source("API_MODE_PORT"), c.API.Port, err)}
+		}
+		listeners = append(listeners, listener{name: "API", ln: ln, handler: mux})
 	}
-	return serveUntilSignal(cmd.Context(), ln, mux, srv, store, logger, backend.Name())
+	if mcpSrv != nil && c.MCP.Port != 0 {
+		// On its own port the MCP server answers at / (the original's URL) and /mcp.
+		mux := http.NewServeMux()
+		mux.Handle("/", mcpSrv.Handler())
+		ln, err := net.Listen("tcp", net.JoinHostPort(c.API.Host, strconv.Itoa(c.MCP.Port)))
+		if err != nil {
+			for _, l := range listeners {
+				l.ln.Close()
+			}
+			return &exitError{code: ExitError, err: fmt.Errorf("%s: listen on port %d: %w", c.Source("MCP_MODE_PORT"), c.MCP.Port, err)}
+		}
+		listeners = append(listeners, listener{name: "MCP", ln: ln, handler: mux})
+	}
+	return serveUntilSignal(cmd.Context(), listeners, srv, mcpSrv, store, logger, backend.Name())
+}
+
+// listener is one port the server answers on.
+type listener struct {
+	name    string
+	ln      net.Listener
+	handler http.Handler
 }
 
 // loadServeConfig reads and checks the configuration and builds the backend it
@@ -195,10 +228,9 @@ func buildBackend(c serveconfig.Config) (adapter.Backend, []string, error) {
 // serveUntilSignal serves on ln until ctx ends or SIGINT or SIGTERM arrives, then
 // shuts down: runs are cancelled and their process groups stopped first, so the
 // sync callers get their answers, then the HTTP server drains.
-func serveUntilSignal(ctx context.Context, ln net.Listener, h http.Handler, srv *api.Server, store runstore.Store, logger *slog.Logger, backend string) error {
+func serveUntilSignal(ctx context.Context, listeners []listener, srv *api.Server, mcpSrv *mcpserve.Server, store runstore.Store, logger *slog.Logger, backend string) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: readHeaderTimeout, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 
 	var wg sync.WaitGroup
 	defer wg.Wait()
@@ -210,9 +242,14 @@ func serveUntilSignal(ctx context.Context, ln net.Listener, h http.Handler, srv 
 		})
 	})
 
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
-	logger.Info("albert-code serve: API listening", "addr", "http://"+ln.Addr().String(), "adapter", backend)
+	served := make(chan error, len(listeners))
+	servers := make([]*http.Server, len(listeners))
+	for i, l := range listeners {
+		hs := &http.Server{Handler: l.handler, ReadHeaderTimeout: readHeaderTimeout, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+		servers[i] = hs
+		go func() { served <- hs.Serve(l.ln) }()
+		logger.Info("albert-code serve: "+l.name+" listening", "addr", "http://"+l.ln.Addr().String(), "adapter", backend)
+	}
 
 	var serveErr error
 	select {
@@ -225,8 +262,13 @@ func serveUntilSignal(ctx context.Context, ln net.Listener, h http.Handler, srv 
 	if err := srv.Shutdown(down); err != nil {
 		logger.Warn("runs still stopping at shutdown", "err", err)
 	}
-	if err := hs.Shutdown(down); err != nil {
-		logger.Warn("HTTP server shutdown", "err", err)
+	if mcpSrv != nil {
+		mcpSrv.Close() // ends the MCP streams, which would hold the drain up
+	}
+	for _, hs := range servers {
+		if err := hs.Shutdown(down); err != nil {
+			logger.Warn("HTTP server shutdown", "err", err)
+		}
 	}
 	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
 		return &exitError{code: ExitError, err: fmt.Errorf("serve: %w", serveErr)}

@@ -1,0 +1,232 @@
+package mcp
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The file tools work under the workspace root as /files does: each path is
+// checked by workspace.Root.Path, whose error names the fault (an absolute path,
+// "..", a link leading out), then the I/O goes through os.Root, which refuses to
+// leave the root at every step, so a link planted between the check and the use
+// cannot redirect it. Their errors are tool errors: the model reads them.
+
+// PathIn names a file relative to the workspace root.
+type PathIn struct {
+	Path string `json:"path" jsonschema:"a file relative to the workspace root, such as project-a/main.go"`
+}
+
+// ListIn is list_files's input: the path is optional.
+type ListIn struct {
+	Path string `json:"path,omitempty" jsonschema:"a folder relative to the workspace root; empty or . is the root"`
+}
+
+// WriteIn is write_file's input.
+type WriteIn struct {
+	Path    string `json:"path" jsonschema:"the file to write, relative to the workspace root; its folders are created"`
+	Content string `json:"content" jsonschema:"the whole new content of the file, as text"`
+}
+
+// Entry is one item of a folder.
+type Entry struct {
+	Name string `json:"name"`
+	Type string `json:"type" jsonschema:"file, dir or link"`
+	Size int64  `json:"size,omitempty"`
+}
+
+// ListOut is list_files's answer.
+type ListOut struct {
+	Path    string  `json:"path"`
+	Entries []Entry `json:"entries"`
+}
+
+// ReadOut is read_file's answer.
+type ReadOut struct {
+	Path    string `json:"path"`
+	Size    int64  `json:"size"`
+	Content string `json:"content"`
+	// Binary says the file is not UTF-8 text: invalid bytes were replaced.
+	Binary bool `json:"binary,omitempty"`
+}
+
+// DoneOut answers write_file and delete_file.
+type DoneOut struct {
+	Status string `json:"status"`
+	Path   string `json:"path"`
+	Size   int64  `json:"size,omitempty"`
+}
+
+// rel checks p and returns it relative to the root ("." for the root itself).
+func (s *Server) rel(p string, required bool) (string, error) {
+	if required && strings.Trim(p, "/") == "" {
+		return "", errors.New("path is required: name a file relative to the workspace root")
+	}
+	if _, err := s.opts.Root.Path(p); err != nil {
+		return "", err
+	}
+	r := path.Clean("/" + p)[1:]
+	if r == "" {
+		r = "."
+	}
+	return r, nil
+}
+
+func (s *Server) openRoot() (*os.Root, error) {
+	root, err := os.OpenRoot(s.opts.Root.Dir())
+	if err != nil {
+		return nil, fmt.Errorf("open the workspace root: %w", err)
+	}
+	return root, nil
+}
+
+// fsError names the path of a failed operation in words a model can act on.
+func fsError(op, rel string, err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s %s: no such file or folder", op, rel)
+	default:
+		return fmt.Errorf("%s %s: %w", op, rel, err)
+	}
+}
+
+func (s *Server) listFiles(_ context.Context, _ *mcpsdk.CallToolRequest, in ListIn) (*mcpsdk.CallToolResult, ListOut, error) {
+	rel, err := s.rel(in.Path, false)
+	if err != nil {
+		return nil, ListOut{}, err
+	}
+	root, err := s.openRoot()
+	if err != nil {
+		return nil, ListOut{}, err
+	}
+	defer root.Close()
+	f, err := root.Open(rel)
+	if err != nil {
+		return nil, ListOut{}, fsError("list", rel, err)
+	}
+	defer f.Close()
+	dirents, err := f.ReadDir(-1)
+	if err != nil {
+		return nil, ListOut{}, fsError("list", rel, err)
+	}
+	out := ListOut{Path: "/" + strings.TrimPrefix(rel, "."), Entries: []Entry{}}
+	for _, d := range dirents {
+		e := Entry{Name: d.Name(), Type: "file"}
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			e.Type = "link"
+		case d.IsDir():
+			e.Type = "dir"
+		default:
+			if fi, err := d.Info(); err == nil {
+				e.Size = fi.Size()
+			}
+		}
+		out.Entries = append(out.Entries, e)
+	}
+	slices.SortFunc(out.Entries, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
+	return nil, out, nil
+}
+
+func (s *Server) readFile(_ context.Context, _ *mcpsdk.CallToolRequest, in PathIn) (*mcpsdk.CallToolResult, ReadOut, error) {
+	rel, err := s.rel(in.Path, true)
+	if err != nil {
+		return nil, ReadOut{}, err
+	}
+	root, err := s.openRoot()
+	if err != nil {
+		return nil, ReadOut{}, err
+	}
+	defer root.Close()
+	f, err := root.Open(rel)
+	if err != nil {
+		return nil, ReadOut{}, fsError("read", rel, err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, ReadOut{}, fsError("read", rel, err)
+	}
+	if info.IsDir() {
+		return nil, ReadOut{}, fmt.Errorf("read %s: it is a folder: use list_files", rel)
+	}
+	if info.Size() > s.opts.MaxFile {
+		return nil, ReadOut{}, fmt.Errorf("read %s: %d bytes, more than the %d a tool answer carries: fetch it with GET /files/%s", rel, info.Size(), s.opts.MaxFile, rel)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, s.opts.MaxFile+1))
+	if err != nil {
+		return nil, ReadOut{}, fsError("read", rel, err)
+	}
+	out := ReadOut{Path: rel, Size: int64(len(data)), Content: string(data)}
+	if !utf8.Valid(data) {
+		out.Content, out.Binary = strings.ToValidUTF8(out.Content, "\uFFFD"), true
+	}
+	return nil, out, nil
+}
+
+// writeFile writes to a temporary file renamed into place, so a reader never sees
+// half a file.
+func (s *Server) writeFile(_ context.Context, _ *mcpsdk.CallToolRequest, in WriteIn) (*mcpsdk.CallToolResult, DoneOut, error) {
+	rel, err := s.rel(in.Path, true)
+	if err != nil {
+		return nil, DoneOut{}, err
+	}
+	root, err := s.openRoot()
+	if err != nil {
+		return nil, DoneOut{}, err
+	}
+	defer root.Close()
+	if info, err := root.Stat(rel); err == nil && info.IsDir() {
+		return nil, DoneOut{}, fmt.Errorf("write %s: it is a folder: name a file", rel)
+	}
+	if err := root.MkdirAll(path.Dir(rel), 0o755); err != nil {
+		return nil, DoneOut{}, fsError("write", rel, err)
+	}
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	tmp := path.Join(path.Dir(rel), ".albert-code-upload-"+hex.EncodeToString(b[:]))
+	err = root.WriteFile(tmp, []byte(in.Content), 0o644)
+	if err == nil {
+		err = root.Rename(tmp, rel)
+	}
+	if err != nil {
+		_ = root.Remove(tmp)
+		return nil, DoneOut{}, fsError("write", rel, err)
+	}
+	return nil, DoneOut{Status: "ok", Path: rel, Size: int64(len(in.Content))}, nil
+}
+
+// deleteFile removes a file or a link; folders are refused.
+func (s *Server) deleteFile(_ context.Context, _ *mcpsdk.CallToolRequest, in PathIn) (*mcpsdk.CallToolResult, DoneOut, error) {
+	rel, err := s.rel(in.Path, true)
+	if err != nil {
+		return nil, DoneOut{}, err
+	}
+	root, err := s.openRoot()
+	if err != nil {
+		return nil, DoneOut{}, err
+	}
+	defer root.Close()
+	info, err := root.Lstat(rel)
+	if err != nil {
+		return nil, DoneOut{}, fsError("delete", rel, err)
+	}
+	if info.IsDir() {
+		return nil, DoneOut{}, fmt.Errorf("delete %s: it is a folder, which delete_file refuses: delete its files", rel)
+	}
+	if err := root.Remove(rel); err != nil {
+		return nil, DoneOut{}, fsError("delete", rel, err)
+	}
+	return nil, DoneOut{Status: "ok", Path: rel}, nil
+}
