@@ -1,8 +1,14 @@
 package index
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/gob"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -11,11 +17,17 @@ import (
 	"github.com/etalab-ia/albert-code/internal/graph/store"
 )
 
-// metaGoSnapshot holds the golang.Snapshot of the last full Go load (JSON);
-// metaGoModFiles its ModFiles alone, checked on every run.
+// The golang.Snapshot of the last Go load is kept in snapshotFile next to the
+// store (gob), and metaGoSnapshot holds the SHA-256 of that file's bytes, so a
+// file that does not belong to this database (a rebuilt or replaced store, an
+// interrupted write) is never used. It was a JSON value in meta: on 1,000 Go
+// files, 570 KB read, decoded and rewritten on every Go run cost about 30 ms
+// of a 115 ms body edit. metaGoModFiles holds its ModFiles alone (JSON),
+// checked on every run.
 const (
 	metaGoSnapshot = "go_snapshot"
 	metaGoModFiles = "go_mod_files"
+	snapshotFile   = "go_snapshot.gob"
 )
 
 // goRun is what the Go leg of a run produced.
@@ -25,9 +37,10 @@ type goRun struct {
 	// more are Go files that were not changed but must be re-extracted by the file
 	// extractor: after a full load, those the type checker no longer covers.
 	more []File
-	// snapshot and modFiles, when set, are saved once the facts are stored (JSON;
-	// "" clears them).
-	snapshot, modFiles *string
+	// snapshot is saved once the facts are stored when saveSnapshot is set (nil
+	// clears it: the module no longer loads).
+	snapshot     *golang.Snapshot
+	saveSnapshot bool
 }
 
 // extractGoChanges brings the Go files up to date. An edit of files in place
@@ -109,16 +122,7 @@ func updateGo(ctx context.Context, root string, st *store.Store, snap *golang.Sn
 		run.facts = append(run.facts, f)
 	}
 	if up.Snapshot != nil {
-		snapJSON, err := json.Marshal(up.Snapshot)
-		if err != nil {
-			return nil, err
-		}
-		modsJSON, err := json.Marshal(up.Snapshot.ModFiles)
-		if err != nil {
-			return nil, err
-		}
-		s, m := string(snapJSON), string(modsJSON)
-		run.snapshot, run.modFiles = &s, &m
+		run.snapshot, run.saveSnapshot = up.Snapshot, true
 	}
 	rep.GoTypes, rep.GoErrors, rep.GoMode = true, snap.Errors, "incremental"
 	return run, nil
@@ -163,19 +167,13 @@ func keepImplements(ctx context.Context, st *store.Store, f *graph.FileFacts) er
 func fullGo(ctx context.Context, root string, st *store.Store, opts Options, scan *Scan, todo []File, rep *Report) (*goRun, error) {
 	run := &goRun{done: map[string]bool{}}
 	res, err := golang.Extract(ctx, root, opts.Go)
-	snapJSON, modsJSON := "", ""
 	if err == nil {
 		rep.GoTypes, rep.GoErrors, rep.GoMode = true, len(res.Errors), "full"
-		if b, err := json.Marshal(res.Snapshot); err == nil {
-			snapJSON = string(b)
-		}
-		if b, err := json.Marshal(res.Snapshot.ModFiles); err == nil {
-			modsJSON = string(b)
-		}
+		run.snapshot = res.Snapshot
 	} else if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	run.snapshot, run.modFiles = &snapJSON, &modsJSON
+	run.saveSnapshot = true
 	if !rep.GoTypes {
 		return run, nil
 	}
@@ -214,16 +212,58 @@ func loadModFiles(ctx context.Context, st *store.Store) map[string]string {
 	return m
 }
 
+// goSnapshotPath is where the Go snapshot of st's tree is kept.
+func goSnapshotPath(st *store.Store) string {
+	return filepath.Join(filepath.Dir(st.Path()), snapshotFile)
+}
+
+// loadSnapshot reads the snapshot the store's meta vouches for; none (a full
+// load follows) when there is none, or the file is missing, altered or unreadable.
 func loadSnapshot(ctx context.Context, st *store.Store) *golang.Snapshot {
-	v, ok, err := st.Meta(ctx, metaGoSnapshot)
-	if err != nil || !ok || v == "" {
+	want, ok, err := st.Meta(ctx, metaGoSnapshot)
+	if err != nil || !ok || want == "" {
+		return nil
+	}
+	b, err := os.ReadFile(goSnapshotPath(st))
+	if err != nil {
+		return nil
+	}
+	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != want {
 		return nil
 	}
 	var s golang.Snapshot
-	if json.Unmarshal([]byte(v), &s) != nil {
+	if gob.NewDecoder(bytes.NewReader(b)).Decode(&s) != nil {
 		return nil
 	}
 	return &s
+}
+
+// storeSnapshot saves s (nil: forgets the snapshot) with its module files. The
+// file is written first and renamed into place, then meta is pointed at it.
+func storeSnapshot(ctx context.Context, st *store.Store, s *golang.Snapshot) error {
+	if s == nil {
+		os.Remove(goSnapshotPath(st))
+		if err := st.SetMeta(ctx, metaGoSnapshot, ""); err != nil {
+			return err
+		}
+		return st.SetMeta(ctx, metaGoModFiles, "")
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(s); err != nil {
+		return fmt.Errorf("encode the Go snapshot: %w", err)
+	}
+	if err := writeFileAtomic(goSnapshotPath(st), buf.Bytes()); err != nil {
+		return fmt.Errorf("save the Go snapshot: %w", err)
+	}
+	mods, err := json.Marshal(s.ModFiles)
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(buf.Bytes())
+	if err := st.SetMeta(ctx, metaGoSnapshot, hex.EncodeToString(sum[:])); err != nil {
+		return err
+	}
+	return st.SetMeta(ctx, metaGoModFiles, string(mods))
 }
 
 func anyGoRenamed(rs []Rename) bool {

@@ -93,6 +93,44 @@ func TestGoBodyEditIsIncrementalAndExact(t *testing.T) {
 	}
 }
 
+// The Go snapshot file is used only when the store vouches for it: an altered
+// file means a full load, never an error, and the next edit is incremental again.
+func TestGoSnapshotFileMustMatchTheStore(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root := goModule(t)
+	st := openStore(t)
+	opts := Options{Go: golang.DefaultOptions()}
+	if rep, err := Run(ctx, root, st, opts); err != nil || rep.GoMode != "full" {
+		t.Fatalf("first run = %+v, %v", rep, err)
+	}
+	edit := func(n int) *Report {
+		t.Helper()
+		rewrite(t, root, "mem/mem.go", "\treturn nil\n", fmt.Sprintf("\t_ = %d\n\treturn nil\n", n))
+		rep, err := Run(ctx, root, st, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	if rep := edit(1); rep.GoMode != "incremental" {
+		t.Fatalf("body edit with the snapshot in place: %s (%s)", rep.GoMode, rep.GoFullReason)
+	}
+	f, err := os.OpenFile(goSnapshotPath(st), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatalf("no snapshot file next to the store: %v", err)
+	}
+	f.Write([]byte{0})
+	f.Close()
+	if rep := edit(2); rep.GoMode != "full" || rep.GoFullReason != "first Go load (or rebuild)" {
+		t.Fatalf("body edit with an altered snapshot: %s (%s), want a full load", rep.GoMode, rep.GoFullReason)
+	}
+	if rep := edit(3); rep.GoMode != "incremental" {
+		t.Fatalf("body edit after the full load: %s (%s)", rep.GoMode, rep.GoFullReason)
+	}
+	sameAsRebuild(t, root, st, "after an altered snapshot")
+}
+
 // sameAsRebuild asserts that st holds, row for row, what a rebuild of root gives.
 func sameAsRebuild(t *testing.T, root string, st *store.Store, step string) {
 	t.Helper()

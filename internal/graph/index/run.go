@@ -154,11 +154,8 @@ func Run(ctx context.Context, root string, st *store.Store, opts Options) (*Repo
 	if rep.Resolve, err = resolve.Update(ctx, st, root, resolve.Options{}); err != nil {
 		return nil, err
 	}
-	if gr.snapshot != nil {
-		if err := st.SetMeta(ctx, metaGoSnapshot, *gr.snapshot); err != nil {
-			return nil, err
-		}
-		if err := st.SetMeta(ctx, metaGoModFiles, *gr.modFiles); err != nil {
+	if gr.saveSnapshot {
+		if err := storeSnapshot(ctx, st, gr.snapshot); err != nil {
 			return nil, err
 		}
 	}

@@ -63,17 +63,23 @@ func loadStamps(path string) map[string]stamp {
 	return m
 }
 
-// saveStamps writes the stamps atomically (a temporary file renamed over).
+// saveStamps writes the stamps atomically.
 func saveStamps(path string, m map[string]stamp) error {
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(m); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".stamps-*")
+	return writeFileAtomic(path, buf.Bytes())
+}
+
+// writeFileAtomic writes b to a temporary file in path's folder and renames it
+// over path, so a reader sees the old content or the new, never a part.
+func writeFileAtomic(path string, b []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
 	if err != nil {
 		return err
 	}
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
+	if _, err := tmp.Write(b); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
 		return err
