@@ -2,8 +2,6 @@ package app
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/etalab-ia/albert-code/internal/graph/agenttool"
 	"github.com/etalab-ia/albert-code/internal/graph/changes"
 	"github.com/etalab-ia/albert-code/internal/graph/cochange"
 	"github.com/etalab-ia/albert-code/internal/graph/golang"
@@ -42,30 +41,7 @@ func newGraphCmd() *cobra.Command {
 // .albert-code/graph/, or in the user's cache when the repository is read-only.
 // With create, the folder is made; without, an existing index is looked for.
 func graphDBPath(root string, create bool) (string, error) {
-	localDir := filepath.Join(root, ".albert-code", "graph")
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	sum := sha256.Sum256([]byte(root))
-	cacheDir := filepath.Join(cache, "albert-code", "graph", hex.EncodeToString(sum[:8]))
-	if !create {
-		for _, dir := range []string{localDir, cacheDir} {
-			if _, err := os.Stat(filepath.Join(dir, "graph.db")); err == nil {
-				return filepath.Join(dir, "graph.db"), nil
-			}
-		}
-		return filepath.Join(localDir, "graph.db"), nil
-	}
-	if err := os.MkdirAll(localDir, 0o755); err == nil {
-		// The index is a cache of the tree, never something to commit.
-		_ = os.WriteFile(filepath.Join(localDir, ".gitignore"), []byte("*\n"), 0o644)
-		return filepath.Join(localDir, "graph.db"), nil
-	}
-	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
-		return "", fmt.Errorf("no writable place for the index of %s: %w", root, err)
-	}
-	return filepath.Join(cacheDir, "graph.db"), nil
+	return agenttool.DefaultIndexPath(root, create)
 }
 
 // graphRoot picks the repository: the flag, else the enclosing git work tree, else

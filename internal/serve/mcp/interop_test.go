@@ -62,7 +62,7 @@ func TestTypeScriptClient(t *testing.T) {
 	if got.SessionID == "" {
 		t.Error("no session id: the transport is not the stateful Streamable HTTP one")
 	}
-	if !slices.Equal(got.Tools, []string{"delete_file", "list_files", "read_file", "run_prompt", "write_file"}) {
+	if !slices.Equal(got.Tools, []string{"code_graph", "delete_file", "list_files", "read_file", "run_prompt", "write_file"}) {
 		t.Errorf("tools = %v", got.Tools)
 	}
 	if got.Write.Status != "ok" || got.Read.Content != "bonjour" || len(got.List.Entries) != 1 || got.List.Entries[0].Name != "hello.txt" {

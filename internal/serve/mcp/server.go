@@ -1,6 +1,6 @@
 // Package mcp is the serve layer's MCP server: the agent and the workspace files as
-// tools (run_prompt, list_files, read_file, write_file, delete_file) over the
-// Streamable HTTP transport, at /mcp on the API's port or on a port of its own. Its
+// tools (run_prompt, list_files, read_file, write_file, delete_file) and the code
+// graph (code_graph) over the Streamable HTTP transport, at /mcp on the API's port or on a port of its own. Its
 // runs go through the API's runner, workspace locks and run store; it has its own
 // tokens and refuses foreign Host and Origin headers (DNS rebinding).
 package mcp
@@ -15,6 +15,7 @@ import (
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/etalab-ia/albert-code/internal/graph/agenttool"
 	"github.com/etalab-ia/albert-code/internal/serve/workspace"
 )
 
@@ -45,14 +46,18 @@ type Options struct {
 	MaxBody int64
 	// MaxFile bounds what read_file returns (0: DefaultMaxFile).
 	MaxFile int64
-	Version string
-	Logger  *slog.Logger
+	// MaxGraphs bounds the code_graph tools kept, one per workspace (0:
+	// DefaultMaxGraphs).
+	MaxGraphs int
+	Version   string
+	Logger    *slog.Logger
 }
 
 // Server is the MCP server; serve its Handler.
 type Server struct {
 	opts    Options
 	handler http.Handler
+	graphs  *graphCache
 	// base is the parent of every request's context: Close cancels it, ending the
 	// open streams so an HTTP shutdown need not wait for them.
 	base  context.Context
@@ -73,7 +78,7 @@ func New(opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts}
+	s := &Server{opts: opts, graphs: newGraphCache(opts.MaxGraphs, newGraphTool)}
 	s.base, s.close = context.WithCancel(context.Background())
 	srv := s.tools()
 	h := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return srv }, &mcpsdk.StreamableHTTPOptions{
@@ -115,7 +120,8 @@ func (s *Server) tools() *mcpsdk.Server {
 	srv := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "albert-code", Version: s.opts.Version}, &mcpsdk.ServerOptions{
 		Instructions: "A coding agent and its workspaces. run_prompt gives the agent a task in a workspace (a folder under the " +
 			"workspace root) and returns its answer; the file tools read and change the files under the same root. Paths are " +
-			"relative to the root: a workspace named project-a has its files under project-a/.",
+			"relative to the root: a workspace named project-a has its files under project-a/. code_graph answers structure " +
+			"questions (callers, implementations, impact...) about a workspace's code.",
 	})
 	ro := &mcpsdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(bool)}
 	mcpsdk.AddTool(srv, &mcpsdk.Tool{Name: "run_prompt", Annotations: &mcpsdk.ToolAnnotations{OpenWorldHint: new(true)},
@@ -135,5 +141,12 @@ func (s *Server) tools() *mcpsdk.Server {
 	mcpsdk.AddTool(srv, &mcpsdk.Tool{Name: "delete_file", Annotations: &mcpsdk.ToolAnnotations{IdempotentHint: true, DestructiveHint: new(true), OpenWorldHint: new(bool)},
 		Description: "Delete a file or a link under the workspace root; folders are refused."},
 		s.deleteFile)
+	graph := newGraphTool(s.opts.Root.Dir()) // for its schema and description only
+	mcpsdk.AddTool(srv, &mcpsdk.Tool{Name: agenttool.Name, InputSchema: graphSchema(graph.Info()),
+		// Read-only for the sources; the index it refreshes is a cache.
+		Annotations: &mcpsdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(bool)},
+		Description: "Ask the code graph of a workspace (a folder under the workspace root, named as for run_prompt). " +
+			graph.Info().Description},
+		s.codeGraph)
 	return srv
 }

@@ -29,7 +29,7 @@ func TestToolsList(t *testing.T) {
 		names = append(names, tool.Name)
 	}
 	slices.Sort(names)
-	want := []string{"delete_file", "list_files", "read_file", "run_prompt", "write_file"}
+	want := []string{"code_graph", "delete_file", "list_files", "read_file", "run_prompt", "write_file"}
 	if !slices.Equal(names, want) {
 		t.Errorf("tools = %v, want %v", names, want)
 	}
