@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/etalab-ia/albert-code/internal/serve/workspace"
 )
 
 func TestFilesRoundTrip(t *testing.T) {
@@ -29,7 +31,7 @@ func TestFilesRoundTrip(t *testing.T) {
 	var ls listing
 	resp, body = h.do("GET", "/files/proj", nil, &ls)
 	wantStatus(t, resp, body, http.StatusOK)
-	if len(ls.Entries) != 1 || ls.Entries[0] != (fileEntry{Name: "sub", Type: "dir"}) {
+	if len(ls.Entries) != 1 || ls.Entries[0] != (workspace.Entry{Name: "sub", Type: "dir"}) {
 		t.Errorf("listing %s", body)
 	}
 	resp, body = h.do("GET", "/files", nil, &ls)

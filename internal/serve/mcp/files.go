@@ -2,26 +2,22 @@ package mcp
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
-	"path"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/etalab-ia/albert-code/internal/serve/workspace"
 )
 
-// The file tools work under the workspace root as /files does: each path is
-// checked by workspace.Root.Path, whose error names the fault (an absolute path,
-// "..", a link leading out), then the I/O goes through os.Root, which refuses to
-// leave the root at every step, so a link planted between the check and the use
-// cannot redirect it. Their errors are tool errors: the model reads them.
+// The file tools work under the workspace root through the same operations as
+// /files (workspace.List, Write, Delete: paths checked, then I/O through
+// os.Root). Their errors are tool errors: the model reads them.
 
 // PathIn names a file relative to the workspace root.
 type PathIn struct {
@@ -39,17 +35,10 @@ type WriteIn struct {
 	Content string `json:"content" jsonschema:"the whole new content of the file, as text"`
 }
 
-// Entry is one item of a folder.
-type Entry struct {
-	Name string `json:"name"`
-	Type string `json:"type" jsonschema:"file, dir or link"`
-	Size int64  `json:"size,omitempty"`
-}
-
 // ListOut is list_files's answer.
 type ListOut struct {
-	Path    string  `json:"path"`
-	Entries []Entry `json:"entries"`
+	Path    string            `json:"path"`
+	Entries []workspace.Entry `json:"entries"`
 }
 
 // ReadOut is read_file's answer.
@@ -73,23 +62,10 @@ func (s *Server) rel(p string, required bool) (string, error) {
 	if required && strings.Trim(p, "/") == "" {
 		return "", errors.New("path is required: name a file relative to the workspace root")
 	}
-	if _, err := s.opts.Root.Path(p); err != nil {
-		return "", err
-	}
-	r := path.Clean("/" + p)[1:]
-	if r == "" {
-		r = "."
-	}
-	return r, nil
+	return s.opts.Root.Rel(p)
 }
 
-func (s *Server) openRoot() (*os.Root, error) {
-	root, err := os.OpenRoot(s.opts.Root.Dir())
-	if err != nil {
-		return nil, fmt.Errorf("open the workspace root: %w", err)
-	}
-	return root, nil
-}
+func (s *Server) openRoot() (*os.Root, error) { return s.opts.Root.OpenFS() }
 
 // fsError names the path of a failed operation in words a model can act on.
 func fsError(op, rel string, err error) error {
@@ -111,32 +87,11 @@ func (s *Server) listFiles(_ context.Context, _ *mcpsdk.CallToolRequest, in List
 		return nil, ListOut{}, err
 	}
 	defer root.Close()
-	f, err := root.Open(rel)
+	entries, err := workspace.List(root, rel)
 	if err != nil {
 		return nil, ListOut{}, fsError("list", rel, err)
 	}
-	defer f.Close()
-	dirents, err := f.ReadDir(-1)
-	if err != nil {
-		return nil, ListOut{}, fsError("list", rel, err)
-	}
-	out := ListOut{Path: "/" + strings.TrimPrefix(rel, "."), Entries: []Entry{}}
-	for _, d := range dirents {
-		e := Entry{Name: d.Name(), Type: "file"}
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			e.Type = "link"
-		case d.IsDir():
-			e.Type = "dir"
-		default:
-			if fi, err := d.Info(); err == nil {
-				e.Size = fi.Size()
-			}
-		}
-		out.Entries = append(out.Entries, e)
-	}
-	slices.SortFunc(out.Entries, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
-	return nil, out, nil
+	return nil, ListOut{Path: "/" + strings.TrimPrefix(rel, "."), Entries: entries}, nil
 }
 
 func (s *Server) readFile(_ context.Context, _ *mcpsdk.CallToolRequest, in PathIn) (*mcpsdk.CallToolResult, ReadOut, error) {
@@ -187,24 +142,14 @@ func (s *Server) writeFile(_ context.Context, _ *mcpsdk.CallToolRequest, in Writ
 		return nil, DoneOut{}, err
 	}
 	defer root.Close()
-	if info, err := root.Stat(rel); err == nil && info.IsDir() {
+	n, err := workspace.Write(root, rel, strings.NewReader(in.Content))
+	switch {
+	case errors.Is(err, workspace.ErrFolder):
 		return nil, DoneOut{}, fmt.Errorf("write %s: it is a folder: name a file", rel)
-	}
-	if err := root.MkdirAll(path.Dir(rel), 0o755); err != nil {
+	case err != nil:
 		return nil, DoneOut{}, fsError("write", rel, err)
 	}
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	tmp := path.Join(path.Dir(rel), ".albert-code-upload-"+hex.EncodeToString(b[:]))
-	err = root.WriteFile(tmp, []byte(in.Content), 0o644)
-	if err == nil {
-		err = root.Rename(tmp, rel)
-	}
-	if err != nil {
-		_ = root.Remove(tmp)
-		return nil, DoneOut{}, fsError("write", rel, err)
-	}
-	return nil, DoneOut{Status: "ok", Path: rel, Size: int64(len(in.Content))}, nil
+	return nil, DoneOut{Status: "ok", Path: rel, Size: n}, nil
 }
 
 // deleteFile removes a file or a link; folders are refused.
@@ -218,14 +163,10 @@ func (s *Server) deleteFile(_ context.Context, _ *mcpsdk.CallToolRequest, in Pat
 		return nil, DoneOut{}, err
 	}
 	defer root.Close()
-	info, err := root.Lstat(rel)
-	if err != nil {
-		return nil, DoneOut{}, fsError("delete", rel, err)
-	}
-	if info.IsDir() {
+	switch err := workspace.Delete(root, rel); {
+	case errors.Is(err, workspace.ErrFolder):
 		return nil, DoneOut{}, fmt.Errorf("delete %s: it is a folder, which delete_file refuses: delete its files", rel)
-	}
-	if err := root.Remove(rel); err != nil {
+	case err != nil:
 		return nil, DoneOut{}, fsError("delete", rel, err)
 	}
 	return nil, DoneOut{Status: "ok", Path: rel}, nil

@@ -14,6 +14,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/etalab-ia/albert-code/internal/serve/runstore"
+	"github.com/etalab-ia/albert-code/internal/serve/workspace"
 )
 
 func TestToolsList(t *testing.T) {
@@ -62,7 +63,7 @@ func TestFileTools(t *testing.T) {
 	if err := json.Unmarshal([]byte(text(res)), &list); err != nil || res.IsError {
 		t.Fatalf("list_files = %s (%v)", text(res), err)
 	}
-	want := []Entry{{Name: "bin.dat", Type: "file", Size: 3}, {Name: "src", Type: "dir"}}
+	want := []workspace.Entry{{Name: "bin.dat", Type: "file", Size: 3}, {Name: "src", Type: "dir"}}
 	if !slices.Equal(list.Entries, want) || list.Path != "/proj" {
 		t.Errorf("list_files = %+v, want %+v", list, want)
 	}
