@@ -30,13 +30,17 @@ type stream struct {
 	started      bool
 	// broken is set by a failed write: the client is gone, and nothing more is sent.
 	broken bool
+	// buf is reused for each data: line.
+	buf []byte
 }
 
 func newStream(w http.ResponseWriter, a *answer, includeUsage bool) *stream {
 	return &stream{w: w, rc: http.NewResponseController(w), a: a, includeUsage: includeUsage}
 }
 
-// start sends the headers and the first chunk, which carries the role.
+// start sends the headers and the first chunk, which carries the role. Both are
+// held back until the chunk that follows (start is always followed by one), so
+// they leave in the same write.
 func (s *stream) start() {
 	if s.started {
 		return
@@ -47,7 +51,7 @@ func (s *stream) start() {
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no") // nginx would otherwise hold the events back
 	s.w.WriteHeader(http.StatusOK)
-	s.chunk(delta{Role: "assistant", Content: ptr("")}, nil)
+	s.put(s.encode(delta{Role: "assistant", Content: ptr("")}, nil))
 }
 
 func (s *stream) text(t string) {
@@ -72,13 +76,14 @@ func (s *stream) toolCallArguments(index int, fragment string) {
 	s.chunk(delta{ToolCalls: []toolCall{{Index: &index, Function: functionCall{Arguments: fragment}}}}, nil)
 }
 
-// finish sends the finish reason, the usage when asked for, and [DONE].
+// finish sends the finish reason, the usage when asked for, and [DONE], in one
+// write.
 func (s *stream) finish(reason string, u usage) {
 	s.start()
-	s.chunk(delta{}, &reason)
+	s.put(s.encode(delta{}, &reason))
 	if s.includeUsage {
-		s.write(chunk{ID: s.a.id, Object: "chat.completion.chunk", Created: s.a.created, Model: s.a.model,
-			Choices: []chunkChoice{}, Usage: &nullUsage{&u}})
+		s.put(s.marshal(chunk{ID: s.a.id, Object: "chat.completion.chunk", Created: s.a.created, Model: s.a.model,
+			Choices: []chunkChoice{}, Usage: &nullUsage{&u}}))
 	}
 	s.line([]byte("[DONE]"))
 }
@@ -93,36 +98,49 @@ func (s *stream) fail(e *apiError) {
 }
 
 func (s *stream) chunk(d delta, finish *string) {
+	s.line(s.encode(d, finish))
+}
+
+// encode is the JSON of a chunk holding d; nil when it cannot be encoded, which
+// breaks the stream.
+func (s *stream) encode(d delta, finish *string) []byte {
 	c := chunk{ID: s.a.id, Object: "chat.completion.chunk", Created: s.a.created, Model: s.a.model,
 		Choices: []chunkChoice{{Delta: d, FinishReason: finish}}}
 	if s.includeUsage {
 		c.Usage = &nullUsage{}
 	}
-	s.write(c)
+	return s.marshal(c)
 }
 
-func (s *stream) write(c chunk) {
+func (s *stream) marshal(c chunk) []byte {
 	body, err := json.Marshal(c)
 	if err != nil {
 		s.broken = true
-		return
+		return nil
 	}
-	s.line(body)
+	return body
 }
 
+// line sends a data: line and flushes it, with whatever put held back.
 func (s *stream) line(data []byte) {
+	s.put(data)
 	if s.broken {
 		return
 	}
-	buf := make([]byte, 0, len(data)+8)
-	buf = append(buf, "data: "...)
-	buf = append(buf, data...)
-	buf = append(buf, "\n\n"...)
-	if _, err := s.w.Write(buf); err != nil {
+	if err := s.rc.Flush(); err != nil {
 		s.broken = true
+	}
+}
+
+// put writes a data: line without flushing it.
+func (s *stream) put(data []byte) {
+	if s.broken {
 		return
 	}
-	if err := s.rc.Flush(); err != nil {
+	s.buf = append(s.buf[:0], "data: "...)
+	s.buf = append(s.buf, data...)
+	s.buf = append(s.buf, "\n\n"...)
+	if _, err := s.w.Write(s.buf); err != nil {
 		s.broken = true
 	}
 }

@@ -10,8 +10,10 @@ func (s *SQLite) AppendAttempt(ctx context.Context, id string, a Attempt) error 
 	if _, err := exists(ctx, s.db, id); err != nil {
 		return err
 	}
+	s.write.Lock()
 	_, err := s.db.ExecContext(ctx, `INSERT INTO attempts (run_id, idx, usage, exit_code, parse_error, session_id)
 		VALUES (?, ?, ?, ?, ?, ?)`, id, a.Index, blob(a.Usage), a.ExitCode, a.ParseError, a.SessionID)
+	s.write.Unlock()
 	switch {
 	case isConstraint(err):
 		// The run was deleted meanwhile, or the index is taken.
@@ -33,6 +35,8 @@ func (s *SQLite) AppendEvents(ctx context.Context, id string, events []Event) er
 		_, err := exists(ctx, s.db, id)
 		return err
 	}
+	s.write.Lock()
+	defer s.write.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("append events to run %q: %w", id, err)

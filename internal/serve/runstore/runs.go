@@ -35,8 +35,10 @@ func (s *SQLite) Create(ctx context.Context, r Run) error {
 	if r.Status == Running {
 		started = sql.NullInt64{Int64: ms(r.CreatedAt), Valid: true}
 	}
+	s.write.Lock()
 	_, err := s.db.ExecContext(ctx, `INSERT INTO runs (id, workspace, backend, status, request, async, created_at, started_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, r.ID, r.Workspace, r.Backend, r.Status, blob(r.Request), r.Async, ms(r.CreatedAt), started)
+	s.write.Unlock()
 	if isConstraint(err) {
 		return fmt.Errorf("create run %q: %w", r.ID, ErrExists)
 	}
@@ -47,8 +49,10 @@ func (s *SQLite) Create(ctx context.Context, r Run) error {
 }
 
 func (s *SQLite) Start(ctx context.Context, id string) error {
+	s.write.Lock()
 	res, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, started_at = ? WHERE id = ? AND status = ?`,
 		Running, ms(s.now()), id, Queued)
+	s.write.Unlock()
 	if err != nil {
 		return fmt.Errorf("start run %q: %w", id, err)
 	}
@@ -70,9 +74,11 @@ func (s *SQLite) Finish(ctx context.Context, id string, status Status, result js
 		return fmt.Errorf("finish run %q: status %q is not final: want %s, %s or %s", id, status, Completed, Failed, Cancelled)
 	}
 	now := s.now()
+	s.write.Lock()
 	res, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, result = ?, error = ?, finished_at = ?, expires_at = ?
 		WHERE id = ? AND status IN (?, ?)`,
 		status, blob(result), errMsg, ms(now), ms(now.Add(s.retention)), id, Queued, Running)
+	s.write.Unlock()
 	if err != nil {
 		return fmt.Errorf("finish run %q: %w", id, err)
 	}
@@ -178,7 +184,9 @@ func (s *SQLite) List(ctx context.Context, f Filter) ([]Run, error) {
 // Delete removes a run, its attempts and its events, whatever its status: stopping
 // a running run is the caller's job.
 func (s *SQLite) Delete(ctx context.Context, id string) error {
+	s.write.Lock()
 	res, err := s.db.ExecContext(ctx, `DELETE FROM runs WHERE id = ?`, id)
+	s.write.Unlock()
 	if err != nil {
 		return fmt.Errorf("delete run %q: %w", id, err)
 	}
@@ -189,7 +197,9 @@ func (s *SQLite) Delete(ctx context.Context, id string) error {
 }
 
 func (s *SQLite) DeleteExpired(ctx context.Context) (int, error) {
+	s.write.Lock()
 	res, err := s.db.ExecContext(ctx, `DELETE FROM runs WHERE expires_at IS NOT NULL AND expires_at <= ?`, ms(s.now()))
+	s.write.Unlock()
 	if err != nil {
 		return 0, fmt.Errorf("delete expired runs: %w", err)
 	}

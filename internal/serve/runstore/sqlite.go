@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
@@ -20,6 +21,11 @@ const schemaVersion = 1
 // defaultBusyTimeout: how long a write waits for another connection's transaction.
 // Judgement: runs write small rows; a wait of seconds means something is wrong.
 const defaultBusyTimeout = 5 * time.Second
+
+// maxIdleConns is how many connections the pool keeps open between uses. The
+// default, 2, closes most of them under concurrent runs (each writes its events),
+// and opening one costs a file open, the pragmas and SQLite's own set-up.
+const maxIdleConns = 16
 
 const schema = `
 CREATE TABLE IF NOT EXISTS runs (
@@ -71,8 +77,14 @@ type Options struct {
 // OpenSQLite of the same file fails while the first is open, since opening marks
 // the runs still running as interrupted.
 type SQLite struct {
-	path        string
-	db          *sql.DB
+	path string
+	db   *sql.DB
+	// write is held by every write. SQLite lets one writer in at a time, and one
+	// that finds the lock taken sleeps in its busy handler (1, 2, 5, 10 ms and up)
+	// before trying again: under a burst of runs, each accept's INSERT slept behind
+	// the runs' event writes. Queueing here hands the lock over as soon as it is
+	// free. The file lock keeps other processes out, so nobody else writes.
+	write       sync.Mutex
 	retention   time.Duration
 	now         func() time.Time
 	unlock      func()
@@ -117,6 +129,7 @@ func OpenSQLite(path string, opts Options) (*SQLite, error) {
 		unlock()
 		return nil, fmt.Errorf("open run store %s: %w", abs, err)
 	}
+	db.SetMaxIdleConns(maxIdleConns)
 	s.db = db
 	if err := s.init(context.Background()); err != nil {
 		s.Close()

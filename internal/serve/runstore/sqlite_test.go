@@ -381,3 +381,53 @@ func TestConcurrentWriters(t *testing.T) {
 		t.Errorf("%d events stored, want %d", total, writers*perWriter*2)
 	}
 }
+
+func TestConcurrentWritersKeepTheirConnections(t *testing.T) {
+	t.Parallel()
+	s := open(t, filepath.Join(t.TempDir(), "runs.db"), newClock())
+	ctx := t.Context()
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Go(func() {
+			if err := s.Create(ctx, Run{ID: fmt.Sprintf("run-%d", i), Status: Running}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if st := s.db.Stats(); st.MaxIdleClosed != 0 {
+		t.Errorf("%d of %d connections closed after use: the pool keeps too few", st.MaxIdleClosed, st.OpenConnections+int(st.MaxIdleClosed))
+	}
+}
+
+func TestWritesQueueInTheProcess(t *testing.T) {
+	t.Parallel()
+	s := open(t, filepath.Join(t.TempDir(), "runs.db"), newClock())
+	ctx := t.Context()
+	if err := s.Create(ctx, Run{ID: "run", Status: Running}); err != nil {
+		t.Fatal(err)
+	}
+	writes := map[string]func() error{
+		"create":  func() error { return s.Create(ctx, Run{ID: "other"}) },
+		"start":   func() error { return s.Start(ctx, "other") },
+		"events":  func() error { return s.AppendEvents(ctx, "run", []Event{{Type: "text"}}) },
+		"attempt": func() error { return s.AppendAttempt(ctx, "run", Attempt{Index: 1}) },
+		"finish":  func() error { return s.Finish(ctx, "run", Completed, nil, "") },
+		"delete":  func() error { return s.Delete(ctx, "other") },
+		"expired": func() error { _, err := s.DeleteExpired(ctx); return err },
+	}
+	for _, name := range []string{"create", "start", "events", "attempt", "finish", "delete", "expired"} {
+		s.write.Lock()
+		done := make(chan error, 1)
+		go func() { done <- writes[name]() }()
+		select {
+		case err := <-done:
+			t.Errorf("%s went ahead while another write held the lock (%v)", name, err)
+		case <-time.After(20 * time.Millisecond):
+		}
+		s.write.Unlock()
+		if err := <-done; err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
