@@ -12,9 +12,6 @@ import (
 // timing nothing: it checks that the benchmark still drives serve end to end
 // (the floor and serve answer, no async run is lost, idle runs are cancelled).
 func TestLegsRunTiny(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds albert-code")
-	}
 	bin := filepath.Join(t.TempDir(), "albert-code")
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/etalab-ia/albert-code/cmd/albert-code").CombinedOutput(); err != nil {
 		t.Fatalf("build albert-code: %v\n%s", err, out)
