@@ -12,7 +12,7 @@ const { execFileSync } = require('node:child_process');
 const { pathToFileURL, fileURLToPath } = require('node:url');
 
 const { LSPClient } = require('./lsp');
-const { Truth } = require('./truth');
+const { Truth } = require('../../gt-lib/truth');
 const { pythonFiles } = require('./corpus');
 
 const PYRIGHT_VERSION = require('pyright/package.json').version;

@@ -7,7 +7,7 @@ const { loadProgram } = require('./program');
 const { collectDefinitions } = require('./definitions');
 const { Resolver } = require('./resolve');
 const { walkFiles } = require('./walk');
-const { Truth } = require('./truth');
+const { Truth } = require('../../gt-lib/truth');
 
 /**
  * Computes the ground truth of the corpus at root (an absolute, real path).

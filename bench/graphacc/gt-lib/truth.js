@@ -1,7 +1,8 @@
 'use strict';
-// Collects the edges pyright's answers give into the ground-truth document the
-// accuracy harness reads (bench/graphacc/FORMAT.md). gt-ts has the same file: the
-// two programs are separate npm packages and share no code.
+// Collects the edges a ground-truth program finds (gt-ts's checker walk, gt-py's
+// pyright answers) into the document the accuracy harness reads
+// (bench/graphacc/FORMAT.md). Both packages require this file by its path; it has
+// no dependencies, so neither package installs anything for it.
 
 /** Accumulates edges as sets, so a pair seen at many sites is one edge. */
 class Truth {
