@@ -57,15 +57,19 @@ type DoneOut struct {
 	Size   int64  `json:"size,omitempty"`
 }
 
-// rel checks p and returns it relative to the root ("." for the root itself).
-func (s *Server) rel(p string, required bool) (string, error) {
+// inRoot checks p and returns it relative to the root ("." for the root itself)
+// with the root opened for one operation; the caller closes it.
+func (s *Server) inRoot(p string, required bool) (string, *os.Root, error) {
 	if required && strings.Trim(p, "/") == "" {
-		return "", errors.New("path is required: name a file relative to the workspace root")
+		return "", nil, errors.New("path is required: name a file relative to the workspace root")
 	}
-	return s.opts.Root.Rel(p)
+	rel, err := s.opts.Root.Rel(p)
+	if err != nil {
+		return "", nil, err
+	}
+	root, err := s.opts.Root.OpenFS()
+	return rel, root, err
 }
-
-func (s *Server) openRoot() (*os.Root, error) { return s.opts.Root.OpenFS() }
 
 // fsError names the path of a failed operation in words a model can act on.
 func fsError(op, rel string, err error) error {
@@ -78,11 +82,7 @@ func fsError(op, rel string, err error) error {
 }
 
 func (s *Server) listFiles(_ context.Context, _ *mcpsdk.CallToolRequest, in ListIn) (*mcpsdk.CallToolResult, ListOut, error) {
-	rel, err := s.rel(in.Path, false)
-	if err != nil {
-		return nil, ListOut{}, err
-	}
-	root, err := s.openRoot()
+	rel, root, err := s.inRoot(in.Path, false)
 	if err != nil {
 		return nil, ListOut{}, err
 	}
@@ -95,11 +95,7 @@ func (s *Server) listFiles(_ context.Context, _ *mcpsdk.CallToolRequest, in List
 }
 
 func (s *Server) readFile(_ context.Context, _ *mcpsdk.CallToolRequest, in PathIn) (*mcpsdk.CallToolResult, ReadOut, error) {
-	rel, err := s.rel(in.Path, true)
-	if err != nil {
-		return nil, ReadOut{}, err
-	}
-	root, err := s.openRoot()
+	rel, root, err := s.inRoot(in.Path, true)
 	if err != nil {
 		return nil, ReadOut{}, err
 	}
@@ -133,11 +129,7 @@ func (s *Server) readFile(_ context.Context, _ *mcpsdk.CallToolRequest, in PathI
 // writeFile writes to a temporary file renamed into place, so a reader never sees
 // half a file.
 func (s *Server) writeFile(_ context.Context, _ *mcpsdk.CallToolRequest, in WriteIn) (*mcpsdk.CallToolResult, DoneOut, error) {
-	rel, err := s.rel(in.Path, true)
-	if err != nil {
-		return nil, DoneOut{}, err
-	}
-	root, err := s.openRoot()
+	rel, root, err := s.inRoot(in.Path, true)
 	if err != nil {
 		return nil, DoneOut{}, err
 	}
@@ -154,11 +146,7 @@ func (s *Server) writeFile(_ context.Context, _ *mcpsdk.CallToolRequest, in Writ
 
 // deleteFile removes a file or a link; folders are refused.
 func (s *Server) deleteFile(_ context.Context, _ *mcpsdk.CallToolRequest, in PathIn) (*mcpsdk.CallToolResult, DoneOut, error) {
-	rel, err := s.rel(in.Path, true)
-	if err != nil {
-		return nil, DoneOut{}, err
-	}
-	root, err := s.openRoot()
+	rel, root, err := s.inRoot(in.Path, true)
 	if err != nil {
 		return nil, DoneOut{}, err
 	}
