@@ -51,6 +51,27 @@ func freePort(t *testing.T) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
+// startServe starts `albert-code serve` from h with env added to the settings
+// every end-to-end test shares (loopback, a workspace root, a run store), and
+// returns the process, its stderr and a channel that receives its exit.
+func startServe(ctx context.Context, t *testing.T, h *harness, env ...string) (*exec.Cmd, *lockedBuffer, <-chan error) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(h.work, "root"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := h.command(ctx, "serve")
+	cmd.Env = append(append(cmd.Env, "ALBERT_CODE_API_MODE_HOST=127.0.0.1",
+		"ALBERT_CODE_WORKSPACE="+filepath.Join(h.work, "root"), "ALBERT_CODE_RUN_STORE="+filepath.Join(h.home, "runs.db")), env...)
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	return cmd, stderr, exited
+}
+
 // TestServeEndToEnd starts the real binary with the native adapter against the fake
 // model, calls /healthz and /run, and stops it with SIGTERM.
 func TestServeEndToEnd(t *testing.T) {
@@ -60,20 +81,8 @@ func TestServeEndToEnd(t *testing.T) {
 	token := "e2e-token-0123456789abcdef"
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	if err := os.MkdirAll(filepath.Join(h.work, "root"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := h.command(ctx, "serve")
-	cmd.Env = append(cmd.Env, "ALBERT_CODE_API_MODE=1", "ALBERT_CODE_API_MODE_HOST=127.0.0.1",
-		"ALBERT_CODE_API_MODE_PORT="+strconv.Itoa(port), "ALBERT_CODE_API_MODE_TOKEN="+token,
-		"ALBERT_CODE_WORKSPACE="+filepath.Join(h.work, "root"), "ALBERT_CODE_RUN_STORE="+filepath.Join(h.home, "runs.db"))
-	var stderr lockedBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	cmd, stderr, exited := startServe(ctx, t, h, "ALBERT_CODE_API_MODE=1",
+		"ALBERT_CODE_API_MODE_PORT="+strconv.Itoa(port), "ALBERT_CODE_API_MODE_TOKEN="+token)
 	base := "http://127.0.0.1:" + strconv.Itoa(port)
 
 	deadline := time.Now().Add(60 * time.Second)

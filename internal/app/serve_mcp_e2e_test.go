@@ -3,8 +3,6 @@ package app
 import (
 	"context"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -34,20 +32,8 @@ func TestServeMCPEndToEnd(t *testing.T) {
 	token := "mcp-e2e-token-0123456789abcdef"
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	if err := os.MkdirAll(filepath.Join(h.work, "root"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := h.command(ctx, "serve")
-	cmd.Env = append(cmd.Env, "ALBERT_CODE_MCP_MODE=1", "ALBERT_CODE_API_MODE_HOST=127.0.0.1",
-		"ALBERT_CODE_MCP_MODE_PORT="+strconv.Itoa(port), "ALBERT_CODE_MCP_MODE_TOKEN="+token,
-		"ALBERT_CODE_WORKSPACE="+filepath.Join(h.work, "root"), "ALBERT_CODE_RUN_STORE="+filepath.Join(h.home, "runs.db"))
-	var stderr lockedBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	cmd, stderr, exited := startServe(ctx, t, h, "ALBERT_CODE_MCP_MODE=1",
+		"ALBERT_CODE_MCP_MODE_PORT="+strconv.Itoa(port), "ALBERT_CODE_MCP_MODE_TOKEN="+token)
 
 	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "e2e", Version: "1"}, nil)
 	var cs *mcpsdk.ClientSession
