@@ -137,10 +137,16 @@ func (s *Store) edges(ctx context.Context, op, query string, args ...any) ([]gra
 // Unresolved returns the call and reference sites inside qname whose target no
 // strategy could name, ordered by position.
 func (s *Store) Unresolved(ctx context.Context, qname string) ([]graph.Unresolved, error) {
-	rows, err := s.reader().QueryContext(ctx,
+	return s.siteRows(ctx, "unresolved of "+qname,
 		`SELECT src, name, kind, file, line, col, reason FROM unresolved WHERE src = ? ORDER BY file, line, col, name`, qname)
+}
+
+// siteRows reads call and reference sites (the unresolved and sites tables share
+// their columns) selected by query.
+func (s *Store) siteRows(ctx context.Context, op, query string, args ...any) ([]graph.Unresolved, error) {
+	rows, err := s.reader().QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, s.wrap("unresolved of "+qname, err)
+		return nil, s.wrap(op, err)
 	}
 	defer rows.Close()
 	var out []graph.Unresolved
@@ -148,13 +154,13 @@ func (s *Store) Unresolved(ctx context.Context, qname string) ([]graph.Unresolve
 		var u graph.Unresolved
 		var k string
 		if err := rows.Scan(&u.From, &u.Name, &k, &u.File, &u.Line, &u.Col, &u.Reason); err != nil {
-			return nil, s.wrap("unresolved of "+qname, err)
+			return nil, s.wrap(op, err)
 		}
 		u.Kind = graph.EdgeKind(k)
 		out = append(out, u)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, s.wrap("unresolved of "+qname, err)
+		return nil, s.wrap(op, err)
 	}
 	return out, nil
 }

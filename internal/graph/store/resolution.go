@@ -172,25 +172,7 @@ func (s *Store) Sites(ctx context.Context, file string) ([]graph.Unresolved, err
 	if file != "" {
 		query, args = query+` WHERE file = ?`, append(args, file)
 	}
-	rows, err := s.reader().QueryContext(ctx, query+` ORDER BY file, line, col, name`, args...)
-	if err != nil {
-		return nil, s.wrap("sites of "+file, err)
-	}
-	defer rows.Close()
-	var out []graph.Unresolved
-	for rows.Next() {
-		var u graph.Unresolved
-		var k string
-		if err := rows.Scan(&u.From, &u.Name, &k, &u.File, &u.Line, &u.Col, &u.Reason); err != nil {
-			return nil, s.wrap("sites of "+file, err)
-		}
-		u.Kind = graph.EdgeKind(k)
-		out = append(out, u)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, s.wrap("sites of "+file, err)
-	}
-	return out, nil
+	return s.siteRows(ctx, "sites of "+file, query+` ORDER BY file, line, col, name`, args...)
 }
 
 // ExtractedEdges returns the edges of the given kinds that the extractor wrote in
