@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	gotypes "go/types"
 	"strings"
 	"sync"
 
@@ -183,7 +184,7 @@ func typePath(e ast.Expr) string {
 	for depth := 0; depth < 8; depth++ {
 		switch t := e.(type) {
 		case *ast.Ident:
-			if goUniverse[t.Name] {
+			if gotypes.Universe.Lookup(t.Name) != nil {
 				return ""
 			}
 			return t.Name
@@ -215,7 +216,7 @@ func valuePath(e ast.Expr, depth int) string {
 	}
 	switch x := e.(type) {
 	case *ast.Ident:
-		if goUniverse[x.Name] {
+		if gotypes.Universe.Lookup(x.Name) != nil {
 			return ""
 		}
 		return x.Name
@@ -224,7 +225,7 @@ func valuePath(e ast.Expr, depth int) string {
 			return p + "." + x.Sel.Name
 		}
 	case *ast.CallExpr:
-		if id, ok := x.Fun.(*ast.Ident); ok && goUniverse[id.Name] {
+		if id, ok := x.Fun.(*ast.Ident); ok && (gotypes.Universe.Lookup(id.Name) != nil) {
 			if (id.Name == "new" || id.Name == "make") && len(x.Args) > 0 {
 				return typePath(x.Args[0])
 			}
@@ -247,16 +248,4 @@ func valuePath(e ast.Expr, depth int) string {
 		return ""
 	}
 	return ""
-}
-
-// goUniverse are the predeclared names that a type path never names.
-var goUniverse = map[string]bool{
-	"any": true, "bool": true, "byte": true, "comparable": true, "complex64": true, "complex128": true,
-	"error": true, "float32": true, "float64": true, "int": true, "int8": true, "int16": true,
-	"int32": true, "int64": true, "rune": true, "string": true, "uint": true, "uint8": true,
-	"uint16": true, "uint32": true, "uint64": true, "uintptr": true,
-	"true": true, "false": true, "iota": true, "nil": true,
-	"append": true, "cap": true, "clear": true, "close": true, "complex": true, "copy": true,
-	"delete": true, "imag": true, "len": true, "make": true, "max": true, "min": true, "new": true,
-	"panic": true, "print": true, "println": true, "real": true, "recover": true,
 }

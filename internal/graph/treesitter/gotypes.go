@@ -1,6 +1,7 @@
 package treesitter
 
 import (
+	"go/types"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -174,7 +175,7 @@ func (b *goBinder) typeOf(n *sitter.Node, depth int) string {
 		if t, ok := b.types[name]; ok {
 			return t
 		}
-		if b.bound[name] || goPredeclared[name] {
+		if b.bound[name] || goPredeclared(name) {
 			return ""
 		}
 		return name // a top-level name of the package, or an imported package
@@ -184,7 +185,7 @@ func (b *goBinder) typeOf(n *sitter.Node, depth int) string {
 		}
 	case "call_expression":
 		fn := n.ChildByFieldName("function")
-		if fn != nil && fn.Kind() == "identifier" && goPredeclared[text(fn, b.src)] && !b.bound[text(fn, b.src)] {
+		if fn != nil && fn.Kind() == "identifier" && goPredeclared(text(fn, b.src)) && !b.bound[text(fn, b.src)] {
 			if name := text(fn, b.src); name == "new" || name == "make" {
 				if args := n.ChildByFieldName("arguments"); args != nil && args.NamedChildCount() > 0 {
 					return b.typePath(args.NamedChild(0))
@@ -218,7 +219,7 @@ func (b *goBinder) typePath(t *sitter.Node) string {
 		switch t.Kind() {
 		case "type_identifier", "identifier":
 			name := text(t, b.src)
-			if b.bound[name] || goPredeclared[name] {
+			if b.bound[name] || goPredeclared(name) {
 				return "" // a type parameter, or a builtin type with no methods here
 			}
 			return name
@@ -275,19 +276,11 @@ func children(n *sitter.Node, field string) []sitter.Node {
 
 // goPackageScope: a bare name the file neither defines nor imports is another
 // file's of the package, unless it is predeclared.
-func goPackageScope(name string) bool { return name != "_" && !goPredeclared[name] }
+func goPackageScope(name string) bool { return name != "_" && !goPredeclared(name) }
 
-// goPredeclared are the names of Go's universe block.
-var goPredeclared = map[string]bool{
-	"any": true, "bool": true, "byte": true, "comparable": true, "complex64": true, "complex128": true,
-	"error": true, "float32": true, "float64": true, "int": true, "int8": true, "int16": true,
-	"int32": true, "int64": true, "rune": true, "string": true, "uint": true, "uint8": true,
-	"uint16": true, "uint32": true, "uint64": true, "uintptr": true,
-	"true": true, "false": true, "iota": true, "nil": true,
-	"append": true, "cap": true, "clear": true, "close": true, "complex": true, "copy": true,
-	"delete": true, "imag": true, "len": true, "make": true, "max": true, "min": true, "new": true,
-	"panic": true, "print": true, "println": true, "real": true, "recover": true,
-}
+// goPredeclared reports whether name is in Go's universe block (int, error, nil,
+// len, ...), which go/types lists.
+func goPredeclared(name string) bool { return types.Universe.Lookup(name) != nil }
 
 // goCallee names a call whose result a member is taken of by the function it
 // calls: `NewT().m()` is the site `NewT.m`, which the cross-file pass reads as
@@ -304,7 +297,7 @@ func goCallee(n *sitter.Node, _ []byte, name func(*sitter.Node) string) string {
 		return ""
 	}
 	fn := n.ChildByFieldName("function")
-	if fn == nil || (fn.Kind() == "identifier" && goPredeclared[name(fn)]) {
+	if fn == nil || (fn.Kind() == "identifier" && goPredeclared(name(fn))) {
 		return ""
 	}
 	return name(fn)
