@@ -46,14 +46,19 @@ func (s *Server) filePath(w http.ResponseWriter, r *http.Request, required bool)
 	return rel, true
 }
 
-// openRoot opens the workspace root for one request; on failure it has answered.
-func (s *Server) openRoot(w http.ResponseWriter) (*os.Root, bool) {
+// inRoot checks the request's path and opens the workspace root for one request;
+// on a refusal or failure it has answered. The caller closes the root.
+func (s *Server) inRoot(w http.ResponseWriter, r *http.Request, required bool) (string, *os.Root, bool) {
+	rel, ok := s.filePath(w, r, required)
+	if !ok {
+		return "", nil, false
+	}
 	root, err := s.opts.Root.OpenFS()
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
-		return nil, false
+		return "", nil, false
 	}
-	return root, true
+	return rel, root, true
 }
 
 // fsError answers a failed file operation on rel.
@@ -72,11 +77,7 @@ func fsError(w http.ResponseWriter, rel string, err error) {
 // getFile lists a folder as JSON or sends a file's bytes (ranges and conditional
 // requests included).
 func (s *Server) getFile(w http.ResponseWriter, r *http.Request) {
-	rel, ok := s.filePath(w, r, false)
-	if !ok {
-		return
-	}
-	root, ok := s.openRoot(w)
+	rel, root, ok := s.inRoot(w, r, false)
 	if !ok {
 		return
 	}
@@ -108,11 +109,7 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request) {
 // temporary file first and is renamed into place, so a reader never sees half a
 // file and a body past the limit leaves the old file intact.
 func (s *Server) putFile(w http.ResponseWriter, r *http.Request) {
-	rel, ok := s.filePath(w, r, true)
-	if !ok {
-		return
-	}
-	root, ok := s.openRoot(w)
+	rel, root, ok := s.inRoot(w, r, true)
 	if !ok {
 		return
 	}
@@ -133,11 +130,7 @@ func (s *Server) putFile(w http.ResponseWriter, r *http.Request) {
 
 // deleteFile removes a file or a link; folders are refused.
 func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request) {
-	rel, ok := s.filePath(w, r, true)
-	if !ok {
-		return
-	}
-	root, ok := s.openRoot(w)
+	rel, root, ok := s.inRoot(w, r, true)
 	if !ok {
 		return
 	}
