@@ -34,6 +34,11 @@ type RunOptions struct {
 	NoTools bool
 	// WrapProvider, when set, wraps the provider the agent and its sub-agents call.
 	WrapProvider func(llm.Provider) llm.Provider
+	// Approver answers the calls the policy says to ask about; nil denies them, as a
+	// face with nobody to ask must. Asker answers ask_user_question; nil tells the
+	// model nobody can answer.
+	Approver agent.Approver
+	Asker    builtin.Asker
 }
 
 // Run is one prepared conversation. Close it once the agent is done.
@@ -74,7 +79,7 @@ func (e *Env) NewRun(o RunOptions) (*Run, error) {
 
 	subs := &subAgents{env: e, provider: provider, model: AgentModel(m)}
 	todos := &builtin.TodoList{}
-	reg, toolErr := e.Tools(e.Profile, builtin.Deps{Todos: todos, SubAgents: subs, Search: e.searchBackend()})
+	reg, toolErr := e.Tools(e.Profile, builtin.Deps{Todos: todos, Asker: o.Asker, SubAgents: subs, Search: e.searchBackend()})
 	if toolErr == nil && o.NoTools {
 		reg = reg.Filter(func(tool.Info) bool { return false })
 	}
@@ -132,7 +137,7 @@ func (e *Env) NewRun(o RunOptions) (*Run, error) {
 	}}
 	opts := agent.Options{
 		Provider: provider, Model: AgentModel(m), Tools: reg, Policy: e.Policy(e.Profile),
-		Middlewares:  middlewares,
+		Approver: o.Approver, Middlewares: middlewares,
 		SystemPrompt: system, History: sess.history, Stats: sess.stats,
 		CompactKeepTurns: e.Config.Compaction.KeepRecentTurns,
 	}
