@@ -2,6 +2,8 @@ package api
 
 import (
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,6 +13,9 @@ import (
 func TestBadBodiesNameTheField(t *testing.T) {
 	t.Parallel()
 	h := newCLIHarness(t, "claude.jsonl", "", setup{})
+	if err := os.WriteFile(filepath.Join(h.srv.opts.Root.Dir(), "notes.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name, body, field, detail string
 	}{
@@ -30,6 +35,8 @@ func TestBadBodiesNameTheField(t *testing.T) {
 		{"schema reading a file", `{"prompt":"hi","jsonSchema":{"$ref":"file:///etc/passwd"}}`, "jsonSchema", "not allowed"},
 		{"absolute workspace", `{"prompt":"hi","workspace":"/etc"}`, "workspace", "absolute paths are not allowed"},
 		{"traversal", `{"prompt":"hi","workspace":"a/../../x"}`, "workspace", `".." is not allowed`},
+		{"workspace is a file", `{"prompt":"hi","workspace":"notes.txt"}`, "workspace", "not a directory"},
+		{"workspace under a file", `{"prompt":"hi","workspace":"notes.txt/a"}`, "workspace", "notes.txt/a"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

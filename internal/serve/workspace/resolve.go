@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // Reasons a name is refused, matched with errors.Is on a *NameError.
@@ -109,6 +110,9 @@ func (r *Root) Path(name string) (string, error) {
 	clean := filepath.Clean("/" + name)[1:] // checkName ruled out "..": this only tidies
 	p := filepath.Join(r.dir, clean)
 	real, err := resolveExisting(p)
+	if errors.Is(err, syscall.ENOTDIR) {
+		return "", &NameError{Input: name, Err: ErrNotDir, Hint: "a file stands where the path needs a folder"}
+	}
 	if err != nil {
 		return "", fmt.Errorf("workspace path %q: %w", name, err)
 	}

@@ -40,6 +40,7 @@ func TestWorkspaceResolution(t *testing.T) {
 		{"link-in/deep", false, "link-in/deep", nil},
 		{"missing", false, "", ErrNotExist},
 		{"a-file", true, "", ErrNotDir},
+		{"a-file/under", true, "", ErrNotDir},
 		{"/etc", true, "", ErrAbsolute},
 		{"..", true, "", ErrTraversal},
 		{"../outside", true, "", ErrTraversal},
