@@ -19,6 +19,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math"
 	"net"
 	"os"
 	"os/exec"
@@ -40,6 +41,7 @@ type config struct {
 	warmup     int
 	asyncN     int
 	idleNs     []int
+	gcWait     time.Duration
 	settle     time.Duration
 	legs       map[string]bool
 	gen        loadGen
@@ -68,6 +70,7 @@ func run() error {
 	flag.IntVar(&cfg.asyncN, "async", 200, "concurrent async runs of the async leg")
 	idle := flag.String("idle", "0,50,200,200", "runs held waiting in the idle leg, in order, on one server")
 	flag.DurationVar(&cfg.settle, "settle", 5*time.Second, "wait before an idle-leg RSS reading")
+	flag.DurationVar(&cfg.gcWait, "gc-wait", 150*time.Second, "after settle, how long an idle-leg reading waits for a collection (the live heap is read after one)")
 	legs := flag.String("legs", "latency,async,idle", "legs to run")
 	heyBin := flag.String("hey", "hey", "hey binary; empty: the in-process Go client")
 	flag.DurationVar(&cfg.firstByte, "first-byte", 0, "fake model's delay before its first byte in the latency leg")
@@ -282,8 +285,8 @@ func asyncLeg(ctx context.Context, cfg config) error {
 
 func idleLeg(ctx context.Context, cfg config) error {
 	fmt.Printf("### Idle runs: N async runs held by a model that sends nothing for an hour; readings %v after each step\n\n", cfg.settle)
-	fmt.Println("| round | N | held: RSS (MiB) | held: heap (MiB) | held: goroutines | per run RSS (KiB) | per run heap (KiB) | after cancel: RSS (MiB) | after: heap (MiB) | after: goroutines |")
-	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Println("| round | N | held: RSS (MiB) | held: heap (MiB) | held: live heap (MiB) | held: goroutines | per run RSS (KiB) | per run live heap (KiB) | after cancel: RSS (MiB) | after: heap (MiB) | after: live heap (MiB) | after: goroutines |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for r := range cfg.rounds {
 		total := 0
 		for _, n := range cfg.idleNs {
@@ -312,30 +315,47 @@ func idleLeg(ctx context.Context, cfg config) error {
 type reading struct {
 	rssKiB     int64
 	heap, gors float64
+	// live is the live heap marked by a collection that ran after the step: heap
+	// counts garbage too, which says nothing about a leak.
+	live float64
 }
 
-func read(ctx context.Context, srv *serveProc, settle time.Duration) (reading, error) {
+// read takes the readings settle after a step, once a collection has run since the
+// step (Go forces one every two minutes on an idle server) or gcWait has passed.
+func read(ctx context.Context, srv *serveProc, settle, gcWait time.Duration) (reading, error) {
+	m0, err := srv.metrics(ctx)
+	if err != nil {
+		return reading{}, err
+	}
 	time.Sleep(settle)
+	m, err := srv.metrics(ctx)
+	for deadline := time.Now().Add(gcWait); err == nil && m["go_gc_cycles_total"] <= m0["go_gc_cycles_total"] && time.Now().Before(deadline); {
+		time.Sleep(time.Second)
+		m, err = srv.metrics(ctx)
+	}
+	if err != nil {
+		return reading{}, err
+	}
+	live := m["go_gc_heap_live_bytes"]
+	if m["go_gc_cycles_total"] <= m0["go_gc_cycles_total"] {
+		live = math.NaN() // no collection since the step: the live figure is stale
+	}
 	rss, _, err := srv.procStatus()
 	if err != nil {
 		return reading{}, err
 	}
-	m, err := srv.metrics(ctx)
-	if err != nil {
-		return reading{}, err
-	}
-	return reading{rssKiB: rss, heap: m["go_memstats_heap_alloc_bytes"], gors: m["go_goroutines"]}, nil
+	return reading{rssKiB: rss, heap: m["go_memstats_heap_alloc_bytes"], gors: m["go_goroutines"], live: live}, nil
 }
 
 func idleRound(ctx context.Context, cfg config, r int, srv *serveProc, fake *fakemodel.Server) error {
-	base, err := read(ctx, srv, cfg.settle)
+	base, err := read(ctx, srv, cfg.settle, cfg.gcWait)
 	if err != nil {
 		return err
 	}
 	seen := 0
 	for step, n := range cfg.idleNs {
 		if n == 0 {
-			fmt.Printf("| %d | 0 | %.1f | %.1f | %.0f | | | | | |\n", r+1, kib2mib(base.rssKiB), base.heap/(1<<20), base.gors)
+			fmt.Printf("| %d | 0 | %.1f | %.1f | %.1f | %.0f | | | | | | |\n", r+1, kib2mib(base.rssKiB), base.heap/(1<<20), base.live/(1<<20), base.gors)
 			continue
 		}
 		ids, err := submit(ctx, srv, n, fmt.Sprintf("i%d-%d", r, step))
@@ -351,7 +371,7 @@ func idleRound(ctx context.Context, cfg config, r int, srv *serveProc, fake *fak
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
-		held, err := read(ctx, srv, cfg.settle)
+		held, err := read(ctx, srv, cfg.settle, cfg.gcWait)
 		if err != nil {
 			return err
 		}
@@ -372,14 +392,14 @@ func idleRound(ctx context.Context, cfg config, r int, srv *serveProc, fake *fak
 			return fmt.Errorf("after DELETE: %v", statuses)
 		}
 		apiClient.CloseIdleConnections() // our keep-alive connections are not the server's leak
-		after, err := read(ctx, srv, cfg.settle)
+		after, err := read(ctx, srv, cfg.settle, cfg.gcWait)
 		if err != nil {
 			return err
 		}
-		fmt.Printf("| %d | %d | %.1f | %.1f | %.0f | %.0f | %.0f | %.1f | %.1f | %.0f |\n", r+1, n,
-			kib2mib(held.rssKiB), held.heap/(1<<20), held.gors,
-			float64(held.rssKiB-base.rssKiB)/float64(n), (held.heap-base.heap)/1024/float64(n),
-			kib2mib(after.rssKiB), after.heap/(1<<20), after.gors)
+		fmt.Printf("| %d | %d | %.1f | %.1f | %.1f | %.0f | %.0f | %.0f | %.1f | %.1f | %.1f | %.0f |\n", r+1, n,
+			kib2mib(held.rssKiB), held.heap/(1<<20), held.live/(1<<20), held.gors,
+			float64(held.rssKiB-base.rssKiB)/float64(n), (held.live-base.live)/1024/float64(n),
+			kib2mib(after.rssKiB), after.heap/(1<<20), after.live/(1<<20), after.gors)
 	}
 	return nil
 }

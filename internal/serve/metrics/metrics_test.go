@@ -3,6 +3,8 @@ package metrics
 import (
 	"math"
 	"net/http/httptest"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -118,4 +120,22 @@ func TestRegistrationPanics(t *testing.T) {
 			f(NewRegistry())
 		}()
 	}
+}
+
+// The live heap is read from the runtime after a collection: it is there and not zero.
+func TestLiveHeapAfterACollection(t *testing.T) {
+	r := NewRegistry()
+	r.RegisterRuntime()
+	runtime.GC()
+	rec := httptest.NewRecorder()
+	r.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	for line := range strings.Lines(rec.Body.String()) {
+		if v, ok := strings.CutPrefix(line, "go_gc_heap_live_bytes "); ok {
+			if n, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err != nil || n <= 0 {
+				t.Fatalf("go_gc_heap_live_bytes %q", v)
+			}
+			return
+		}
+	}
+	t.Fatalf("no go_gc_heap_live_bytes in:\n%s", rec.Body)
 }

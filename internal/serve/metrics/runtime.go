@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"runtime"
+	"runtime/metrics"
 	"time"
 )
 
@@ -27,6 +28,18 @@ func (r *Registry) RegisterRuntime() {
 	}
 	r.GaugeFunc("go_memstats_heap_alloc_bytes", "Number of heap bytes allocated and currently in use.", mem(func(m *runtime.MemStats) uint64 { return m.HeapAlloc }))
 	r.GaugeFunc("go_memstats_sys_bytes", "Number of bytes obtained from system.", mem(func(m *runtime.MemStats) uint64 { return m.Sys }))
+	// HeapAlloc counts garbage not yet collected; the live heap as of the last GC is
+	// what a leak shows in.
+	r.GaugeFunc("go_gc_heap_live_bytes", "Heap memory occupied by live objects that were marked by the previous GC.", liveHeap)
 	r.CounterFunc("go_gc_cycles_total", "Number of completed GC cycles.", mem(func(m *runtime.MemStats) uint64 { return uint64(m.NumGC) }))
 	r.GaugeFunc("process_start_time_seconds", "Time the metrics were registered (the server's start) since unix epoch in seconds.", func() float64 { return start })
+}
+
+func liveHeap() float64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return float64(s[0].Value.Uint64())
 }
