@@ -25,6 +25,7 @@ var errDrained = errors.New("body not closed after [DONE]")
 // so a JSON answer to a streaming request shows up as zero chunks.
 func (p *Provider) readEvents(body io.Reader, acc *assembler) (int, error) {
 	events := newSSEReader(body)
+	defer events.release()
 	chunks := 0
 	for {
 		data, err := events.next()

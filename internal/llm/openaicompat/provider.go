@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/llm"
@@ -27,10 +28,22 @@ import (
 // connection does not hang a headless run forever.
 const DefaultIdleTimeout = 5 * time.Minute
 
-// maxIdleConnsPerHost is how many warm connections a Provider keeps to its server.
-// By judgement: sub-agents call the same server in parallel, and net/http's
-// default of 2 would make the third one pay a new TLS handshake every turn.
-const maxIdleConnsPerHost = 16
+// maxIdleConnsPerHost is how many warm connections are kept to one model server.
+// Sub-agents call it in parallel, and the serve layer runs many conversations at
+// once: with net/http's default of 2 (or the 16 we had), a burst of 50 concurrent
+// runs paid a new connection for most calls, 8 % of serve's CPU.
+const maxIdleConnsPerHost = 128
+
+// sharedTransport is every default Provider's transport: a clone of
+// http.DefaultTransport (proxy from the environment, HTTP/2) keeping more idle
+// connections. Providers built for the same server, one per run in the serve layer,
+// then reuse each other's warm connections.
+var sharedTransport = sync.OnceValue(func() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConns = 4 * maxIdleConnsPerHost
+	t.MaxIdleConnsPerHost = maxIdleConnsPerHost
+	return t
+})
 
 // Options configure a Provider.
 type Options struct {
@@ -46,9 +59,8 @@ type Options struct {
 	// UserAgent is sent as User-Agent, such as "albert-code/1.2.0"; empty sends
 	// Go's default.
 	UserAgent string
-	// HTTPClient sends the requests; nil uses a client of the Provider's own, on
-	// a clone of http.DefaultTransport (proxy from the environment, HTTP/2) that
-	// keeps more idle connections. Its Timeout must be zero or longer than any
+	// HTTPClient sends the requests; nil uses a transport shared by every Provider
+	// (see sharedTransport). Its Timeout must be zero or longer than any
 	// answer: it bounds the whole stream.
 	HTTPClient *http.Client
 	// XMLToolCalls turns on recovery of tool calls written as XML in the text
@@ -79,9 +91,7 @@ type Provider struct {
 func New(opts Options) *Provider {
 	client := opts.HTTPClient
 	if client == nil {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.MaxIdleConnsPerHost = maxIdleConnsPerHost
-		client = &http.Client{Transport: t}
+		client = &http.Client{Transport: sharedTransport()}
 	}
 	if opts.Timeout == 0 {
 		opts.Timeout = DefaultIdleTimeout
