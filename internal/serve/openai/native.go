@@ -34,6 +34,7 @@ func (h *Handler) serveNative(w http.ResponseWriter, r *http.Request, comp compl
 		return
 	}
 	s := newStream(w, ans, c.includeUsage())
+	defer s.close()
 	callCtx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	resp, err := comp.Complete(callCtx, req, func(ev llm.StreamEvent) {
@@ -53,7 +54,7 @@ func (h *Handler) serveNative(w http.ResponseWriter, r *http.Request, comp compl
 				stop(fmt.Errorf("%w (%v)", errMidStream, ev.Err))
 			}
 		}
-		if s.broken {
+		if s.broken.Load() {
 			stop(context.Canceled)
 		}
 	})
@@ -66,7 +67,7 @@ func (h *Handler) serveNative(w http.ResponseWriter, r *http.Request, comp compl
 			e = &apiError{Status: http.StatusBadGateway, Type: typeServer, Message: err.Error(), Code: ptr("provider_stream_broken")}
 		}
 		switch {
-		case e == nil || s.broken:
+		case e == nil || s.broken.Load():
 		case s.started:
 			s.fail(e)
 		default:

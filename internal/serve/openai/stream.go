@@ -3,6 +3,8 @@ package openai
 import (
 	"encoding/json"
 	"net/http"
+	"sync"
+	"sync/atomic"
 )
 
 // answer is the identity every envelope of one response shares.
@@ -22,6 +24,12 @@ func (a *answer) completion(msg message, finish string, u usage) completion {
 // data: [DONE]. Nothing is written before the first chunk, so an error that comes
 // first is still an ordinary HTTP error; once a byte is out, errors go in the
 // stream (a data: line holding {"error": ...}, which the OpenAI SDKs raise).
+//
+// Lines are flushed by a goroutine of the stream's own, woken after each line: it
+// runs once the producer waits for the model, so the deltas that arrived together
+// leave in one write instead of one system call each, and none waits longer than
+// the producer takes to reach its next read. The creator calls close before the
+// handler returns.
 type stream struct {
 	w            http.ResponseWriter
 	rc           *http.ResponseController
@@ -29,9 +37,14 @@ type stream struct {
 	includeUsage bool
 	started      bool
 	// broken is set by a failed write: the client is gone, and nothing more is sent.
-	broken bool
+	broken atomic.Bool
 	// buf is reused for each data: line.
 	buf []byte
+
+	mu    sync.Mutex // the ResponseWriter: writes and flushes
+	dirty bool       // written since the last flush
+	wake  chan struct{}
+	done  chan struct{}
 }
 
 func newStream(w http.ResponseWriter, a *answer, includeUsage bool) *stream {
@@ -86,6 +99,7 @@ func (s *stream) finish(reason string, u usage) {
 			Choices: []chunkChoice{}, Usage: &nullUsage{&u}}))
 	}
 	s.line([]byte("[DONE]"))
+	s.close()
 }
 
 // fail ends a started stream with an error object and no [DONE]: the answer is
@@ -95,6 +109,7 @@ func (s *stream) fail(e *apiError) {
 		Error *apiError `json:"error"`
 	}{e})
 	s.line(body)
+	s.close()
 }
 
 func (s *stream) chunk(d delta, finish *string) {
@@ -115,32 +130,70 @@ func (s *stream) encode(d delta, finish *string) []byte {
 func (s *stream) marshal(c chunk) []byte {
 	body, err := json.Marshal(c)
 	if err != nil {
-		s.broken = true
+		s.broken.Store(true)
 		return nil
 	}
 	return body
 }
 
-// line sends a data: line and flushes it, with whatever put held back.
+// line sends a data: line, with whatever put held back, and has it flushed soon.
 func (s *stream) line(data []byte) {
 	s.put(data)
-	if s.broken {
+	if s.broken.Load() {
 		return
 	}
-	if err := s.rc.Flush(); err != nil {
-		s.broken = true
+	if s.wake == nil {
+		s.wake, s.done = make(chan struct{}, 1), make(chan struct{})
+		go s.flushLoop()
+	}
+	select {
+	case s.wake <- struct{}{}:
+	default: // a flush is already due; it will take this line too
 	}
 }
 
 // put writes a data: line without flushing it.
 func (s *stream) put(data []byte) {
-	if s.broken {
+	if s.broken.Load() {
 		return
 	}
 	s.buf = append(s.buf[:0], "data: "...)
 	s.buf = append(s.buf, data...)
 	s.buf = append(s.buf, "\n\n"...)
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if _, err := s.w.Write(s.buf); err != nil {
-		s.broken = true
+		s.broken.Store(true)
 	}
+	s.dirty = true
+}
+
+func (s *stream) flushLoop() {
+	defer close(s.done)
+	for range s.wake {
+		s.flush()
+	}
+}
+
+func (s *stream) flush() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.dirty || s.broken.Load() {
+		return
+	}
+	s.dirty = false
+	if err := s.rc.Flush(); err != nil {
+		s.broken.Store(true)
+	}
+}
+
+// close stops the flushing goroutine and flushes what is left. It may be called more
+// than once; the stream takes no line after it.
+func (s *stream) close() {
+	if s.wake != nil {
+		close(s.wake)
+		<-s.done
+		s.wake = nil
+	}
+	s.flush()
 }
