@@ -141,6 +141,7 @@ func (l *Log) Append(msgs ...llm.Message) error {
 		if err := writeMeta(l.dir, l.meta, deferred); err != nil {
 			return fmt.Errorf("messages saved, but: %w", err)
 		}
+		markLatest(l.dir, l.meta)
 		l.metaDirty = false
 	}
 	return nil
@@ -171,6 +172,7 @@ func (l *Log) UpdateMeta(fn func(*Meta)) error {
 	if err := writeMeta(l.dir, m, deferred); err != nil {
 		return err
 	}
+	markLatest(l.dir, m)
 	l.meta = m
 	l.metaDirty = false
 	return nil
@@ -185,7 +187,11 @@ func (l *Log) Close() error {
 	}
 	err := l.waitSynced()
 	if l.metaDirty {
-		err = errors.Join(err, writeMeta(l.dir, l.meta, deferred))
+		if werr := writeMeta(l.dir, l.meta, deferred); werr != nil {
+			err = errors.Join(err, werr)
+		} else {
+			markLatest(l.dir, l.meta)
+		}
 		l.metaDirty = false
 	}
 	err = errors.Join(err, l.f.Close())

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/llm"
@@ -31,6 +32,8 @@ const listHint = `run "albert-code sessions list" to see the sessions`
 type Store struct {
 	dir string
 	now func() time.Time // injected by tests
+	// scans counts the store-wide reads of Latest, for tests.
+	scans atomic.Int64
 }
 
 // NewStore returns the store rooted at dir. The folder is created on first Create.
@@ -82,6 +85,7 @@ func (s *Store) Create(m Meta) (*Log, error) {
 		_ = os.RemoveAll(dir) // empty but for a temp file; don't leave a broken session
 		return nil, err
 	}
+	markLatest(dir, m)
 	l, err := openLog(dir, m, s.now, nil)
 	if err != nil {
 		_ = os.RemoveAll(dir)
@@ -257,10 +261,17 @@ func (s *Store) List(f Filter) ([]Meta, error) {
 
 // Latest returns the ID of the most recently updated top-level session started in
 // cwd, or an error wrapping ErrNoSession. Unreadable folders are ignored here; List
-// reports them.
+// reports them. The directory's pointer file answers when it is still true; else the
+// store is scanned and the pointer rewritten.
 func (s *Store) Latest(cwd string) (string, error) {
+	cwd = cleanPath(cwd)
+	if id, ok := s.pointedLatest(cwd); ok {
+		return id, nil
+	}
+	s.scans.Add(1)
 	metas, err := s.List(Filter{Cwd: cwd})
 	if len(metas) > 0 {
+		markLatest(filepath.Join(s.dir, metas[0].ID), metas[0])
 		return metas[0].ID, nil
 	}
 	var le *ListError
