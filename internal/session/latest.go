@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // latestDir holds one small file per working directory naming the session of that
@@ -14,6 +15,13 @@ import (
 // thousands of sessions made each lookup read thousands of files. The name starts
 // with a dot, so the store never lists it as a session.
 const latestDir = ".latest"
+
+// completeMarker, inside latestDir, says every session folder has its pointer, so a
+// directory with no pointer has no session. Its modification time is kept at or
+// after the store folder's: a folder created or removed by anything that did not
+// touch the marker (an older albert-code, a crash between the two) makes the store
+// newer than the marker, and the next lookup reads the store again.
+const completeMarker = "complete"
 
 // latestFile is the pointer file of cwd (already cleaned).
 func latestFile(storeDir, cwd string) string {
@@ -28,9 +36,12 @@ func markLatest(sessionDir string, m Meta) {
 	if m.ParentID != "" || m.Cwd == "" {
 		return
 	}
-	storeDir := filepath.Dir(sessionDir)
-	path := latestFile(storeDir, m.Cwd)
-	data := []byte(m.ID + "\n" + m.Cwd + "\n")
+	writePointer(filepath.Dir(sessionDir), m.Cwd, m.ID)
+}
+
+func writePointer(storeDir, cwd, id string) {
+	path := latestFile(storeDir, cwd)
+	data := []byte(id + "\n" + cwd + "\n")
 	if err := writeFileAtomic(path, data, deferred); err != nil {
 		if os.MkdirAll(filepath.Dir(path), dirMode) == nil {
 			_ = writeFileAtomic(path, data, deferred)
@@ -38,20 +49,63 @@ func markLatest(sessionDir string, m Meta) {
 	}
 }
 
-// pointedLatest returns the session the pointer of cwd names, if the pointer is
-// there and still true: the session exists, is top-level and was started in cwd.
-func (s *Store) pointedLatest(cwd string) (string, bool) {
+// touchComplete moves the marker's time to now after this process changed the store
+// folder, if the marker exists.
+func touchComplete(storeDir string) {
+	now := time.Now()
+	_ = os.Chtimes(filepath.Join(storeDir, latestDir, completeMarker), now, now)
+}
+
+// pointedLatest answers Latest from the pointers. found is whether the pointer of cwd
+// names a session that still holds (exists, top-level, started in cwd); none is
+// whether the pointers prove cwd has no session at all.
+func (s *Store) pointedLatest(cwd string) (id string, found, none bool) {
 	data, err := os.ReadFile(latestFile(s.dir, cwd))
+	if os.IsNotExist(err) {
+		return "", false, s.pointersComplete()
+	}
 	if err != nil {
-		return "", false
+		return "", false, false
 	}
 	id, rest, ok := strings.Cut(string(data), "\n")
 	if !ok || strings.TrimSuffix(rest, "\n") != cwd || checkRef(id) != nil {
-		return "", false
+		return "", false, false
 	}
 	m, _, err := readMeta(filepath.Join(s.dir, id))
 	if err != nil || m.ParentID != "" || cleanPath(m.Cwd) != cwd {
-		return "", false
+		return "", false, false
 	}
-	return id, true
+	return id, true, false
+}
+
+func (s *Store) pointersComplete() bool {
+	marker, err := os.Stat(filepath.Join(s.dir, latestDir, completeMarker))
+	if err != nil {
+		return false
+	}
+	store, err := os.Stat(s.dir)
+	return err == nil && !store.ModTime().After(marker.ModTime())
+}
+
+// rebuildPointers writes the pointer of every directory from metas (the whole store,
+// as List returns it: most recent first), then the marker, dated when the store
+// folder was last changed before the scan: a folder created during the scan, which
+// the scan may have missed, leaves the store newer than the marker.
+func (s *Store) rebuildPointers(metas []Meta, storeBefore time.Time) {
+	seen := map[string]bool{}
+	for _, m := range metas {
+		cwd := cleanPath(m.Cwd)
+		if m.ParentID != "" || cwd == "" || seen[cwd] {
+			continue
+		}
+		seen[cwd] = true
+		writePointer(s.dir, cwd, m.ID)
+	}
+	if storeBefore.IsZero() {
+		return
+	}
+	marker := filepath.Join(s.dir, latestDir, completeMarker)
+	if writeFileAtomic(marker, nil, deferred) == nil {
+		_ = os.Chtimes(marker, storeBefore, storeBefore)
+	}
 }

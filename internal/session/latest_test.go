@@ -1,9 +1,11 @@
 package session
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // Latest answers from the directory's pointer without reading the store, and falls
@@ -56,5 +58,42 @@ func TestLatestFollowsThePointerAndFallsBack(t *testing.T) {
 	metas, err := s.List(Filter{SubAgents: true})
 	if err != nil || len(metas) != 2 {
 		t.Errorf("List = %d sessions, %v; want 2 and no error", len(metas), err)
+	}
+}
+
+// Once a scan has given every directory its pointer, a directory with none has no
+// session and costs no scan; a folder created behind the pointers' back (an older
+// albert-code) makes the store newer than the marker and brings the scan back.
+func TestLatestKnowsADirectoryWithoutSessions(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	mustCreate(t, s, Meta{Cwd: "/w"})
+	latest := func(cwd string) (string, int64, error) {
+		before := s.scans.Load()
+		id, err := s.Latest(cwd)
+		return id, s.scans.Load() - before, err
+	}
+	if _, scans, err := latest("/empty"); !errors.Is(err, ErrNoSession) || scans != 1 {
+		t.Fatalf("first lookup: %v after %d scans, want ErrNoSession after 1", err, scans)
+	}
+	if _, scans, err := latest("/empty"); !errors.Is(err, ErrNoSession) || scans != 0 {
+		t.Fatalf("second lookup: %v after %d scans, want ErrNoSession after 0", err, scans)
+	}
+	// A session created by this version keeps the marker true.
+	fresh := mustCreate(t, s, Meta{Cwd: "/new"})
+	if id, scans, err := latest("/new"); err != nil || id != fresh.ID() || scans != 0 {
+		t.Fatalf("new directory: %q, %v after %d scans; want %q after 0", id, err, scans, fresh.ID())
+	}
+	// An older albert-code writes a session folder and no pointer.
+	time.Sleep(10 * time.Millisecond) // a coarse file-system clock must see the folder as newer
+	old := filepath.Join(s.dir, "20261130-000000-0badcafe")
+	if err := os.Mkdir(old, dirMode); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeMeta(old, Meta{SchemaVersion: SchemaVersion, ID: filepath.Base(old), Cwd: "/legacy"}, durable); err != nil {
+		t.Fatal(err)
+	}
+	if id, scans, err := latest("/legacy"); err != nil || id != filepath.Base(old) || scans != 1 {
+		t.Fatalf("legacy session: %q, %v after %d scans; want it after 1", id, err, scans)
 	}
 }

@@ -86,6 +86,7 @@ func (s *Store) Create(m Meta) (*Log, error) {
 		return nil, err
 	}
 	markLatest(dir, m)
+	touchComplete(s.dir)
 	l, err := openLog(dir, m, s.now, nil)
 	if err != nil {
 		_ = os.RemoveAll(dir)
@@ -265,13 +266,26 @@ func (s *Store) List(f Filter) ([]Meta, error) {
 // store is scanned and the pointer rewritten.
 func (s *Store) Latest(cwd string) (string, error) {
 	cwd = cleanPath(cwd)
-	if id, ok := s.pointedLatest(cwd); ok {
+	id, found, none := s.pointedLatest(cwd)
+	if found {
 		return id, nil
 	}
-	s.scans.Add(1)
-	metas, err := s.List(Filter{Cwd: cwd})
+	var metas []Meta
+	var err error
+	if !none {
+		s.scans.Add(1)
+		// The pointer folder is made first: making it changes the store folder.
+		var before time.Time
+		if os.MkdirAll(filepath.Join(s.dir, latestDir), dirMode) == nil {
+			if st, serr := os.Stat(s.dir); serr == nil {
+				before = st.ModTime()
+			}
+		}
+		metas, err = s.List(Filter{})
+		s.rebuildPointers(metas, before)
+		metas = slices.DeleteFunc(metas, func(m Meta) bool { return !(Filter{Cwd: cwd}).keep(m) })
+	}
 	if len(metas) > 0 {
-		markLatest(filepath.Join(s.dir, metas[0].ID), metas[0])
 		return metas[0].ID, nil
 	}
 	var le *ListError
@@ -302,6 +316,7 @@ func (s *Store) Delete(id string) error {
 	if err := os.RemoveAll(trash); err != nil {
 		return fmt.Errorf("delete session %s: renamed to %s but could not remove it: %w", id, trash, err)
 	}
+	touchComplete(s.dir)
 	return nil
 }
 
