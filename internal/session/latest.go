@@ -39,9 +39,15 @@ func markLatest(sessionDir string, m Meta) {
 	writePointer(filepath.Dir(sessionDir), m.Cwd, m.ID)
 }
 
+// writePointer makes the pointer of cwd name id. A pointer that already does is left
+// alone: a run writes its meta several times, and replacing a file by rename is what
+// costs on ext4 (the data is flushed first), all in one folder for every run.
 func writePointer(storeDir, cwd, id string) {
 	path := latestFile(storeDir, cwd)
 	data := []byte(id + "\n" + cwd + "\n")
+	if old, err := os.ReadFile(path); err == nil && string(old) == string(data) {
+		return
+	}
 	if err := writeFileAtomic(path, data, deferred); err != nil {
 		if os.MkdirAll(filepath.Dir(path), dirMode) == nil {
 			_ = writeFileAtomic(path, data, deferred)
