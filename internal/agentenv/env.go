@@ -55,6 +55,11 @@ type Env struct {
 	CodeGraph func() *agenttool.Tool
 
 	userAgent string
+	// trustedDir is the project-file trust rule Load used, kept so Profiles reads
+	// the same profiles again.
+	trustedDir func(dir string) bool
+	// model, when set by WithModel, wins over the profile's and the configuration's.
+	model string
 }
 
 // Load reads trust, configuration and profiles for opts.WorkDir.
@@ -91,7 +96,7 @@ func Load(opts Options) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Env{WorkDir: workDir, Config: cfg, Profile: prof, Trusted: trusted, userAgent: opts.UserAgent}, nil
+	return &Env{WorkDir: workDir, Config: cfg, Profile: prof, Trusted: trusted, userAgent: opts.UserAgent, trustedDir: isTrusted}, nil
 }
 
 // isAncestorOrSelf reports whether dir is path or one of its ancestors: --trust
@@ -104,7 +109,9 @@ func isAncestorOrSelf(dir, path string) bool {
 // ModelFor resolves the model the profile or configuration asks for.
 func (e *Env) ModelFor() (config.Model, config.Provider, error) {
 	name := e.Config.ModelName
-	if e.Profile.Model != "" {
+	if e.model != "" {
+		name = e.model
+	} else if e.Profile.Model != "" {
 		if src, ok := e.Config.Source("model"); !ok || src.Kind == config.SourceDefault {
 			name = e.Profile.Model
 		}

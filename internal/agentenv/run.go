@@ -39,6 +39,15 @@ type RunOptions struct {
 	// model nobody can answer.
 	Approver agent.Approver
 	Asker    builtin.Asker
+	// History and Stats carry a conversation into a rebuilt run (another profile or
+	// model) when sessions are disabled; with sessions on, Resume reloads it instead
+	// and these are ignored.
+	History []llm.Message
+	Stats   agent.Stats
+	// ToolOverrides replace the built-in tools of the same names, when the profile
+	// keeps them: an editor serving read and write from its buffers, bash from its
+	// terminals. Sub-agents keep the built-ins.
+	ToolOverrides []tool.Tool
 }
 
 // Run is one prepared conversation. Close it once the agent is done.
@@ -83,6 +92,9 @@ func (e *Env) NewRun(o RunOptions) (*Run, error) {
 	if toolErr == nil && o.NoTools {
 		reg = reg.Filter(func(tool.Info) bool { return false })
 	}
+	if toolErr == nil {
+		reg, toolErr = overrideTools(reg, o.ToolOverrides)
+	}
 	system := o.SystemPrompt
 	if system == "" {
 		system, _ = prompt.Build(prompt.Input{WorkDir: e.WorkDir, Trusted: e.Trusted, Model: m.Name,
@@ -92,6 +104,9 @@ func (e *Env) NewRun(o RunOptions) (*Run, error) {
 		system += "\n\n" + s
 	}
 	<-opened
+	if sess.log == nil && sessErr == nil {
+		sess.history, sess.stats = o.History, o.Stats
+	}
 	if err := errors.Join(sessErr, toolErr); err != nil {
 		sess.close()
 		return nil, err
@@ -195,4 +210,19 @@ func (e *Env) openSession(o RunOptions, model string) (openedSession, error) {
 	}
 	meta := sl.Meta()
 	return openedSession{log: sl, history: history, stats: agent.Stats{Usage: meta.Usage, Cost: meta.Cost}, warnings: sl.Warnings()}, nil
+}
+
+// overrideTools swaps in each override whose name reg already has.
+func overrideTools(reg *tool.Registry, overrides []tool.Tool) (*tool.Registry, error) {
+	for _, t := range overrides {
+		name := t.Info().Name
+		if _, ok := reg.Get(name); !ok {
+			continue
+		}
+		reg = reg.Filter(func(i tool.Info) bool { return i.Name != name })
+		if err := reg.Add(t); err != nil {
+			return nil, err
+		}
+	}
+	return reg, nil
 }

@@ -1,0 +1,72 @@
+package chat
+
+import (
+	"context"
+
+	"github.com/etalab-ia/albert-code/internal/agent"
+)
+
+// begin marks s busy with what and returns the work's context, the agent to run it
+// on and the function that ends it. A second caller gets an error wrapping
+// agent.ErrBusy at once.
+func (s *Session) begin(ctx context.Context, what string) (context.Context, *agent.Agent, func(), error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, nil, nil, ErrClosed
+	}
+	if s.busy {
+		return nil, nil, nil, errBusy(what)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	idle := make(chan struct{})
+	s.busy, s.cancel, s.idle = true, cancel, idle
+	end := func() {
+		cancel()
+		s.mu.Lock()
+		s.busy, s.cancel, s.idle = false, nil, nil
+		s.mu.Unlock()
+		close(idle)
+	}
+	return ctx, s.run.Agent, end, nil
+}
+
+// Prompt sends text to the agent and streams its events to emit until the turn ends.
+// Only one Prompt runs at a time: another one returns at once with a Result whose Err
+// wraps agent.ErrBusy, and emits nothing.
+func (s *Session) Prompt(ctx context.Context, text string, emit func(agent.Event)) agent.Result {
+	ctx, a, end, err := s.begin(ctx, "send a prompt while another one runs")
+	if err != nil {
+		return agent.Result{Stop: agent.StopError, Err: err}
+	}
+	defer end()
+	return a.Run(ctx, text, emit)
+}
+
+// Compact summarises the older part of the conversation; instructions, when given,
+// steer the summary (/compact <instructions>). Cancel stops it.
+func (s *Session) Compact(ctx context.Context, instructions string, emit func(agent.Event)) error {
+	ctx, a, end, err := s.begin(ctx, "compact while a prompt runs")
+	if err != nil {
+		return err
+	}
+	defer end()
+	return a.Compact(ctx, instructions, emit)
+}
+
+// Cancel stops the running prompt or compaction; the prompt then ends with
+// agent.StopCancelled. It does nothing when nothing runs.
+func (s *Session) Cancel() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cancel != nil {
+		s.cancel()
+	}
+}
+
+// Busy reports whether a prompt, a compaction or a switch is running.
+func (s *Session) Busy() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.busy
+}
