@@ -1,0 +1,204 @@
+package slash
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+var (
+	bothFaces = []Face{FaceTUI, FaceACP}
+	tuiOnly   = []Face{FaceTUI}
+)
+
+// Default returns a registry with the built-in commands. /help lists the registry it
+// belongs to, so commands registered later appear in it too.
+func Default() *Registry {
+	r := &Registry{byName: map[string]int{}}
+	cmds := []Command{
+		{Name: "help", Description: "Show the commands and key bindings", Faces: bothFaces,
+			Run: func(_ context.Context, h Host, _ string) error { h.Show(r.Help(h)); return nil }},
+		{Name: "model", ArgHint: "[name]", Description: "Switch the model, or pick one from a list", Faces: bothFaces, Run: runModel},
+		{Name: "agent", ArgHint: "[profile]", Description: "Switch the agent profile (default, plan, accept-edits, auto-approve...)", Faces: bothFaces, Run: runAgent},
+		{Name: "clear", Description: "Start a fresh conversation (the current one stays saved)", Faces: bothFaces, Run: runClear},
+		{Name: "compact", ArgHint: "[instructions]", Description: "Summarise the conversation to free the context window", Faces: bothFaces, Run: runCompact},
+		// The original's /continue opened the same picker (notes §2.2).
+		{Name: "resume", Aliases: []string{"continue"}, ArgHint: "[session id]", Description: "Resume a saved session of this directory", Faces: tuiOnly, Run: runResume},
+		{Name: "config", Description: "Show the configuration and where each value comes from", Faces: bothFaces, Run: runConfig},
+		{Name: "reload", Description: "Re-read the configuration, profiles and AGENTS.md; keep the conversation", Faces: bothFaces, Run: runReload},
+		{Name: "status", Description: "Show the session, model, tokens, context and cost", Faces: bothFaces, Run: runStatus},
+		{Name: "cost", Description: "Show the tokens and cost of this session", Faces: bothFaces, Run: runCost},
+		{Name: "copy", Description: "Copy the last answer to the clipboard", Faces: tuiOnly, Run: runCopy},
+		{Name: "exit", Aliases: []string{"quit"}, Description: "Quit", Faces: tuiOnly, Run: runExit},
+	}
+	for _, c := range cmds {
+		if err := r.Register(c); err != nil {
+			panic(err) // the built-in table is fixed; a clash is a programming error
+		}
+	}
+	return r
+}
+
+// Help renders the commands of h's face as Markdown, then the face's key bindings.
+func (r *Registry) Help(h Host) string {
+	var b strings.Builder
+	b.WriteString("## Commands\n\n")
+	for _, c := range r.Commands(h.Face()) {
+		fmt.Fprintf(&b, "- `/%s", c.Name)
+		if c.ArgHint != "" {
+			b.WriteString(" " + c.ArgHint)
+		}
+		b.WriteString("`")
+		if len(c.Aliases) > 0 {
+			b.WriteString(" (`/" + strings.Join(c.Aliases, "`, `/") + "`)")
+		}
+		b.WriteString(": " + c.Description + "\n")
+	}
+	if k, ok := h.(KeyHelper); ok {
+		b.WriteString("\n## Keys\n\n" + k.KeyHelp())
+	}
+	return b.String()
+}
+
+func runModel(ctx context.Context, h Host, args string) error {
+	s, ok := h.(ModelSwitcher)
+	if !ok {
+		return unavailable("model")
+	}
+	return switchOrList(ctx, h, "model", args, s.Models(), s.SetModel)
+}
+
+func runAgent(ctx context.Context, h Host, args string) error {
+	s, ok := h.(ProfileSwitcher)
+	if !ok {
+		return unavailable("agent")
+	}
+	return switchOrList(ctx, h, "agent", args, s.Profiles(), s.SetProfile)
+}
+
+// switchOrList switches to args when given; otherwise it opens the face's picker,
+// or lists the choices in faces without one.
+func switchOrList(ctx context.Context, h Host, what, args string, choices []Choice, set func(context.Context, string) error) error {
+	if args != "" {
+		if err := set(ctx, args); err != nil {
+			return err
+		}
+		h.Show(fmt.Sprintf("%s: `%s`", what, args))
+		return nil
+	}
+	if p, ok := h.(Picker); ok {
+		p.Pick(what)
+		return nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Choose with `/%s NAME`:\n\n", what)
+	for _, c := range choices {
+		mark := ""
+		if c.Current {
+			mark = " (current)"
+		}
+		fmt.Fprintf(&b, "- `%s`%s", c.Name, mark)
+		if c.Description != "" {
+			b.WriteString(": " + c.Description)
+		}
+		b.WriteString("\n")
+	}
+	h.Show(b.String())
+	return nil
+}
+
+func runClear(ctx context.Context, h Host, _ string) error {
+	c, ok := h.(Clearer)
+	if !ok {
+		return unavailable("clear")
+	}
+	return c.Clear(ctx)
+}
+
+func runCompact(ctx context.Context, h Host, args string) error {
+	c, ok := h.(Compacter)
+	if !ok {
+		return unavailable("compact")
+	}
+	return c.Compact(ctx, args)
+}
+
+func runResume(ctx context.Context, h Host, args string) error {
+	if args != "" {
+		r, ok := h.(Resumer)
+		if !ok {
+			return unavailable("resume")
+		}
+		return r.Resume(ctx, args)
+	}
+	p, ok := h.(Picker)
+	if !ok {
+		return unavailable("resume")
+	}
+	p.Pick("session")
+	return nil
+}
+
+func runConfig(_ context.Context, h Host, _ string) error {
+	c, ok := h.(ConfigShower)
+	if !ok {
+		return unavailable("config")
+	}
+	text, err := c.ConfigText()
+	if err != nil {
+		return err
+	}
+	h.Show("```\n" + strings.TrimRight(text, "\n") + "\n```")
+	return nil
+}
+
+func runReload(ctx context.Context, h Host, _ string) error {
+	r, ok := h.(Reloader)
+	if !ok {
+		return unavailable("reload")
+	}
+	if err := r.Reload(ctx); err != nil {
+		return err
+	}
+	h.Show("Configuration reloaded.")
+	return nil
+}
+
+func runStatus(_ context.Context, h Host, _ string) error {
+	s, ok := h.(StatusReporter)
+	if !ok {
+		return unavailable("status")
+	}
+	h.Show(FormatStatus(s.Status()))
+	return nil
+}
+
+func runCost(_ context.Context, h Host, _ string) error {
+	s, ok := h.(StatusReporter)
+	if !ok {
+		return unavailable("cost")
+	}
+	h.Show(FormatCost(s.Status()))
+	return nil
+}
+
+func runCopy(_ context.Context, h Host, _ string) error {
+	c, ok := h.(Copier)
+	if !ok {
+		return unavailable("copy")
+	}
+	if err := c.CopyLastAnswer(); err != nil {
+		return err
+	}
+	h.Show("Copied the last answer.")
+	return nil
+}
+
+func runExit(_ context.Context, h Host, _ string) error {
+	q, ok := h.(Quitter)
+	if !ok {
+		return unavailable("exit")
+	}
+	q.Quit()
+	return nil
+}
