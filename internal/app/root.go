@@ -73,6 +73,7 @@ repository, driving a model through the Albert API or any OpenAI-compatible serv
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
 
 	root.AddCommand(newVersionCmd(), newConfigCmd(), newSessionsCmd(), newTrustCmd(), newGraphCmd(), newServeCmd())
+	root.AddCommand(newACPCmd(stdin))
 	return root
 }
 

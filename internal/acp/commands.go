@@ -1,0 +1,109 @@
+package acp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/etalab-ia/albert-code/internal/config"
+	"github.com/etalab-ia/albert-code/internal/slash"
+)
+
+// commands is the shared slash registry; ACP offers the commands marked for it.
+var commands = slash.Default()
+
+// availableCommands lists the slash commands an editor may offer.
+func availableCommands() sdk.SessionUpdate {
+	list := []sdk.AvailableCommand{}
+	for _, c := range commands.Commands(slash.FaceACP) {
+		ac := sdk.AvailableCommand{Name: c.Name, Description: c.Description}
+		if c.ArgHint != "" {
+			ac.Input = &sdk.AvailableCommandInput{Unstructured: &sdk.UnstructuredCommandInput{Hint: c.ArgHint}}
+		}
+		list = append(list, ac)
+	}
+	return sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: list}}
+}
+
+// runCommand runs a slash command as a turn of its own: what it shows arrives as
+// agent message chunks, and a failure is said the same way.
+func (ss *session) runCommand(ctx context.Context, line string) (sdk.PromptResponse, error) {
+	h := &host{ctx: ctx, ss: ss, tr: newTranslator(ctx, ss)}
+	if err := commands.Run(ctx, h, line); err != nil {
+		if errors.Is(err, slash.ErrUnavailable) {
+			h.Show(err.Error() + " in an editor.")
+		} else {
+			h.Show("Error: " + err.Error())
+		}
+	}
+	if ctx.Err() != nil {
+		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
+	}
+	return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
+}
+
+// host is what a slash command acts on in an ACP session.
+type host struct {
+	ctx context.Context
+	ss  *session
+	tr  *translator
+}
+
+func (h *host) Face() slash.Face { return slash.FaceACP }
+
+func (h *host) Show(markdown string) {
+	h.ss.send(h.ctx, sdk.UpdateAgentMessageText(markdown+"\n"))
+}
+
+func (h *host) Clear(context.Context) error {
+	if err := h.ss.chat.Clear(); err != nil {
+		return err
+	}
+	h.Show("Started a fresh conversation; the previous one stays saved.")
+	h.ss.sendUsage(h.ctx)
+	return nil
+}
+
+func (h *host) Compact(ctx context.Context, instructions string) error {
+	return h.ss.chat.Compact(ctx, instructions, h.tr.emit)
+}
+
+func (h *host) Models() []slash.Choice {
+	var out []slash.Choice
+	current := h.ss.chat.Model()
+	for _, m := range h.ss.chat.Models() {
+		out = append(out, slash.Choice{Name: m.Name, Description: m.WireName, Current: m.Name == current})
+	}
+	return out
+}
+
+func (h *host) SetModel(ctx context.Context, name string) error { return h.ss.setModel(ctx, name) }
+
+func (h *host) Profiles() []slash.Choice {
+	ps, err := h.ss.chat.Profiles()
+	if err != nil {
+		return nil
+	}
+	var out []slash.Choice
+	current := h.ss.chat.Profile()
+	for _, p := range ps {
+		out = append(out, slash.Choice{Name: p.Name, Description: p.Description, Current: p.Name == current})
+	}
+	return out
+}
+
+func (h *host) SetProfile(ctx context.Context, name string) error { return h.ss.setProfile(ctx, name) }
+
+func (h *host) Status() slash.Status {
+	st := h.ss.chat.Stats()
+	return slash.Status{SessionID: h.ss.chat.ID(), Model: h.ss.chat.Model(), Profile: h.ss.chat.Profile(),
+		ContextWindow: st.ContextWindow, Stats: st.Stats}
+}
+
+func (h *host) ConfigText() (string, error) {
+	var b bytes.Buffer
+	err := config.Show(&b, h.ss.chat.Config())
+	return b.String(), err
+}

@@ -1,0 +1,226 @@
+package acp
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/etalab-ia/albert-code/internal/chat"
+	"github.com/etalab-ia/albert-code/internal/config"
+	store "github.com/etalab-ia/albert-code/internal/session"
+)
+
+// session is one ACP session: a chat session and what the client was told of it.
+type session struct {
+	id   string
+	cwd  string
+	srv  *server
+	chat *chat.Session
+
+	// pending are messages for the user that must wait for the session's id to be
+	// on the wire (MCP servers not started); announced sends them once.
+	pending   []string
+	announced sync.Once
+
+	// terminals maps a bash call's id to the editor terminal it runs in, so its
+	// final update keeps showing the terminal.
+	terminals sync.Map
+
+	mu    sync.Mutex
+	title string
+}
+
+// NewSession opens a new conversation in the editor's folder.
+func (s *server) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
+	ss, err := s.open(p.Cwd, "", p.McpServers)
+	if err != nil {
+		return sdk.NewSessionResponse{}, err
+	}
+	modes, opts, err := ss.state()
+	if err != nil {
+		return sdk.NewSessionResponse{}, err
+	}
+	return sdk.NewSessionResponse{SessionId: sdk.SessionId(ss.id), Modes: modes, ConfigOptions: opts}, nil
+}
+
+// LoadSession reopens a saved conversation and replays it as updates before
+// answering, as the protocol asks.
+func (s *server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
+	s.mu.Lock()
+	ss := s.sessions[string(p.SessionId)]
+	s.mu.Unlock()
+	if ss == nil {
+		var err error
+		if ss, err = s.open(p.Cwd, string(p.SessionId), p.McpServers); err != nil {
+			return sdk.LoadSessionResponse{}, err
+		}
+	}
+	ss.replay(ctx)
+	modes, opts, err := ss.state()
+	if err != nil {
+		return sdk.LoadSessionResponse{}, err
+	}
+	return sdk.LoadSessionResponse{Modes: modes, ConfigOptions: opts}, nil
+}
+
+// open builds a chat session for cwd: a new one, or the saved one called resume.
+func (s *server) open(cwd, resume string, mcp []sdk.McpServer) (*session, error) {
+	if !filepath.IsAbs(cwd) {
+		return nil, invalidParams("cwd %q is not an absolute path; send the workspace folder's absolute path", cwd)
+	}
+	if st, err := os.Stat(cwd); err != nil || !st.IsDir() {
+		return nil, invalidParams("cwd %q is not a folder on this machine", cwd)
+	}
+	env, err := s.opts.LoadEnv(cwd)
+	if err != nil {
+		return nil, openError(err)
+	}
+	ss := &session{cwd: cwd, srv: s}
+	c, err := chat.Open(env, chat.Options{Resume: resume, Approver: approver{ss}, ToolOverrides: ss.editorTools(s.clientCaps())})
+	if err != nil {
+		return nil, openError(err)
+	}
+	ss.chat = c
+	ss.title = c.Title()
+	ss.id = c.ID()
+	if ss.id == "" { // sessions disabled: the id only has to be unique here
+		ss.id = randomID()
+	}
+	if names := mcpNames(mcp); len(names) > 0 {
+		msg := fmt.Sprintf("The MCP servers %s were not started: this build of albert-code cannot run MCP servers yet, so their tools are not available.", strings.Join(names, ", "))
+		s.log.Warn("mcp servers from the editor not started", "session", ss.id, "servers", names)
+		ss.pending = append(ss.pending, msg)
+	}
+	for _, w := range c.Warnings() {
+		ss.pending = append(ss.pending, "Warning: "+w)
+	}
+	s.mu.Lock()
+	s.sessions[ss.id] = ss
+	s.mu.Unlock()
+	return ss, nil
+}
+
+func mcpNames(servers []sdk.McpServer) []string {
+	var names []string
+	for _, m := range servers {
+		switch {
+		case m.Stdio != nil:
+			names = append(names, fmt.Sprintf("%q (stdio: %s)", m.Stdio.Name, m.Stdio.Command))
+		case m.Http != nil:
+			names = append(names, fmt.Sprintf("%q (http: %s)", m.Http.Name, m.Http.Url))
+		case m.Sse != nil:
+			names = append(names, fmt.Sprintf("%q (sse: %s)", m.Sse.Name, m.Sse.Url))
+		case m.Acp != nil:
+			names = append(names, fmt.Sprintf("%q (acp)", m.Acp.Name))
+		}
+	}
+	return names
+}
+
+// openError says what the editor's user must do; a missing key is auth_required.
+func openError(err error) error {
+	if errors.Is(err, config.ErrMissingAPIKey) {
+		return &sdk.RequestError{Code: -32000, Message: "Authentication required: " + err.Error()}
+	}
+	if errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrAmbiguous) {
+		return &sdk.RequestError{Code: -32002, Message: err.Error()}
+	}
+	return &sdk.RequestError{Code: -32603, Message: err.Error()}
+}
+
+func invalidParams(format string, args ...any) error {
+	return &sdk.RequestError{Code: -32602, Message: "Invalid params: " + fmt.Sprintf(format, args...)}
+}
+
+func randomID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// announce sends, once, what must follow the session's creation: the available
+// commands and the pending messages. Prompt calls it too, so nothing of it can come
+// after a prompt's own updates.
+func (ss *session) announce() {
+	ss.announced.Do(func() {
+		ss.send(context.Background(), availableCommands())
+		for _, m := range ss.pending {
+			ss.send(context.Background(), sdk.UpdateAgentMessageText(m+"\n\n"))
+		}
+	})
+}
+
+// send delivers one update. It ignores ctx's cancellation: the last updates of a
+// cancelled turn must still reach the client.
+func (ss *session) send(ctx context.Context, u sdk.SessionUpdate) {
+	err := ss.srv.conn.SessionUpdate(context.WithoutCancel(ctx), sdk.SessionNotification{SessionId: sdk.SessionId(ss.id), Update: u})
+	if err != nil {
+		ss.srv.log.Warn("send session/update", "session", ss.id, "err", err)
+	}
+}
+
+// ListSessions lists the saved sessions of a folder, or of every folder.
+func (s *server) ListSessions(_ context.Context, p sdk.ListSessionsRequest) (sdk.ListSessionsResponse, error) {
+	cwd := ""
+	if p.Cwd != nil {
+		cwd = *p.Cwd
+	}
+	dir := cwd
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return sdk.ListSessionsResponse{}, &sdk.RequestError{Code: -32603, Message: err.Error()}
+		}
+		dir = wd
+	}
+	env, err := s.opts.LoadEnv(dir)
+	if err != nil {
+		return sdk.ListSessionsResponse{}, openError(err)
+	}
+	resp := sdk.ListSessionsResponse{Sessions: []sdk.SessionInfo{}}
+	if !env.Config.Session.Enabled {
+		return resp, nil
+	}
+	metas, err := env.SessionStore().List(store.Filter{Cwd: cwd})
+	var le *store.ListError
+	if err != nil && !errors.As(err, &le) {
+		return resp, &sdk.RequestError{Code: -32603, Message: err.Error()}
+	}
+	if le != nil {
+		s.log.Warn("unreadable sessions skipped", "err", le)
+	}
+	for _, m := range metas {
+		info := sdk.SessionInfo{SessionId: sdk.SessionId(m.ID), Cwd: m.Cwd}
+		if m.Title != "" {
+			info.Title = sdk.Ptr(m.Title)
+		}
+		if !m.UpdatedAt.IsZero() {
+			info.UpdatedAt = sdk.Ptr(m.UpdatedAt.UTC().Format(time.RFC3339))
+		}
+		resp.Sessions = append(resp.Sessions, info)
+	}
+	return resp, nil
+}
+
+// CloseSession stops the session's prompt and frees it.
+func (s *server) CloseSession(_ context.Context, p sdk.CloseSessionRequest) (sdk.CloseSessionResponse, error) {
+	s.mu.Lock()
+	ss := s.sessions[string(p.SessionId)]
+	delete(s.sessions, string(p.SessionId))
+	s.mu.Unlock()
+	if ss == nil {
+		_, err := s.session(p.SessionId)
+		return sdk.CloseSessionResponse{}, err
+	}
+	ss.chat.Close()
+	return sdk.CloseSessionResponse{}, nil
+}
