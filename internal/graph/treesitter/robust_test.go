@@ -74,7 +74,9 @@ func TestMinifiedMegabyteLine(t *testing.T) {
 	t.Parallel()
 	src := minified()
 	start := time.Now()
-	ff, err := Extractor{Budget: 30 * time.Second}.Extract(context.Background(), "m.min.js", "javascript", src)
+	// The budget only has to hold on a loaded CI machine under -race (10 s there at
+	// load 4, past 30 s at load 60): this test is about the answer, not the speed.
+	ff, err := Extractor{Budget: 2 * time.Minute}.Extract(context.Background(), "m.min.js", "javascript", src)
 	if err != nil {
 		t.Fatal(err)
 	}
