@@ -34,3 +34,12 @@ var grammars = map[string]*sitter.Language{
 	"c":          sitter.NewLanguage(tsc.Language()),
 	"cpp":        sitter.NewLanguage(tscpp.Language()),
 }
+
+// Grammar returns the tree-sitter grammar of a language as internal/graph/index
+// names it ("go", "python", "typescript", "tsx", "javascript", "csharp", "ruby",
+// "php", "rust", "java", "c", "cpp"), for other uses of the same grammars (the
+// terminal UI highlights code blocks with them).
+func Grammar(name string) (*sitter.Language, bool) {
+	g, ok := grammars[name]
+	return g, ok
+}
