@@ -152,6 +152,12 @@ func (g *guard) check(line []byte) []byte {
 		return trimmed // a response to one of our requests
 	}
 	if len(msg.ID) == 0 || string(msg.ID) == "null" {
+		if *msg.Method == "session/cancel" && !g.promptInFlight(msg.Params) {
+			// The SDK runs each message on its own goroutine: a cancel that reached
+			// us after its turn ended could otherwise land on the client's next
+			// prompt. With nothing running there is nothing to cancel.
+			return nil
+		}
 		return trimmed // a notification
 	}
 	req := pendingRequest{method: *msg.Method}
@@ -178,6 +184,18 @@ func (g *guard) check(line []byte) []byte {
 	g.requests[idKey(msg.ID)] = req
 	g.mu.Unlock()
 	return trimmed
+}
+
+// promptInFlight reports whether the session a cancel names has a prompt the client
+// has not had the answer to yet.
+func (g *guard) promptInFlight(params json.RawMessage) bool {
+	var p struct {
+		SessionID string `json:"sessionId"`
+	}
+	_ = json.Unmarshal(params, &p)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.prompts[p.SessionID]
 }
 
 // reply writes an error response; id nil means the request's id could not be read.
