@@ -73,6 +73,8 @@ type Options struct {
 	// CompactKeepTurns is how many of the latest exchanges compaction keeps verbatim
 	// (at least one).
 	CompactKeepTurns int
+	// Hooks, when set, run around tool calls and at the end of each run.
+	Hooks Hooks
 }
 
 // Agent is one conversation. Run may be called again for the next prompt; one run at
@@ -185,6 +187,9 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) Result
 			emit(Event{Kind: EventError, Text: fmt.Sprintf("save session: %v", err)})
 		}
 	}
+	if a.opts.Hooks != nil {
+		emitNotices(emit, a.opts.Hooks.AfterRun(ctx, res))
+	}
 	ev := Event{Kind: EventTurnEnd, Stop: res.Stop, Text: res.Text, Stats: &res.Stats}
 	if res.Err != nil {
 		ev.Text = res.Err.Error()
@@ -257,6 +262,10 @@ func (a *Agent) callModel(ctx context.Context, emit func(Event)) (*llm.Response,
 				msg = fmt.Sprintf("retrying the model call after: %v", ev.Err)
 			}
 			emit(Event{Kind: EventRetry, Text: msg})
+		case llm.EventModelSwitch:
+			// The rate limiter moved this call to a fallback model or back: every
+			// face already shows notices.
+			emit(Event{Kind: EventNotice, Text: ev.Text})
 		}
 	})
 	if err != nil {

@@ -65,6 +65,16 @@ func (a *Agent) runOne(ctx context.Context, call llm.ToolCall, emit func(Event))
 	if !json.Valid(args) {
 		return finish(tool.Errorf("the arguments for %s are not valid JSON: %s; send one JSON object matching its schema", call.Name, abbreviate(call.Arguments, 200)))
 	}
+	if a.opts.Hooks != nil {
+		v := a.opts.Hooks.BeforeTool(ctx, ev)
+		emitNotices(emit, v.Notices)
+		if v.Deny {
+			return finish(tool.Errorf("a hook refused this call: %s", v.Reason))
+		}
+		if v.Arguments != nil {
+			args, ev.Arguments = v.Arguments, v.Arguments
+		}
+	}
 	info := t.Info()
 	var paths []string
 	if p, ok := t.(tool.Pather); ok {
@@ -86,6 +96,16 @@ func (a *Agent) runOne(ctx context.Context, call llm.ToolCall, emit func(Event))
 		res.Output = strings.TrimSpace("The user cancelled this call.\n" + res.Output)
 	} else if err != nil {
 		emit(Event{Kind: EventError, Text: err.Error()})
+	}
+	if a.opts.Hooks != nil && ctx.Err() == nil {
+		done := ev
+		done.Output, done.IsError = res.Output, res.IsError
+		v := a.opts.Hooks.AfterTool(ctx, done)
+		emitNotices(emit, v.Notices)
+		if v.Deny {
+			res.IsError = true
+			res.Output = strings.TrimSpace(res.Output + "\n\nA hook rejected this result: " + v.Reason)
+		}
 	}
 	return finish(res)
 }

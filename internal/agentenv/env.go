@@ -6,7 +6,6 @@ package agentenv
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 
@@ -14,7 +13,6 @@ import (
 	"github.com/etalab-ia/albert-code/internal/config"
 	"github.com/etalab-ia/albert-code/internal/graph/agenttool"
 	"github.com/etalab-ia/albert-code/internal/llm"
-	"github.com/etalab-ia/albert-code/internal/llm/openaicompat"
 	"github.com/etalab-ia/albert-code/internal/llm/retry"
 	"github.com/etalab-ia/albert-code/internal/permission"
 	"github.com/etalab-ia/albert-code/internal/permission/shellcmd"
@@ -60,6 +58,13 @@ type Env struct {
 	trustedDir func(dir string) bool
 	// model, when set by WithModel, wins over the profile's and the configuration's.
 	model string
+	// noFallback builds rate-limit layers without a fallback model (a fallback's own).
+	noFallback bool
+	// mcp and skillSet are shared by the Env's copies: servers started once for the
+	// session, skills found once. lookupEnv reads MCP bearer tokens.
+	mcp       *mcpServers
+	skillSet  *skillSet
+	lookupEnv func(string) (string, bool)
 }
 
 // Load reads trust, configuration and profiles for opts.WorkDir.
@@ -96,7 +101,8 @@ func Load(opts Options) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Env{WorkDir: workDir, Config: cfg, Profile: prof, Trusted: trusted, userAgent: opts.UserAgent, trustedDir: isTrusted}, nil
+	return &Env{WorkDir: workDir, Config: cfg, Profile: prof, Trusted: trusted, userAgent: opts.UserAgent, trustedDir: isTrusted,
+		mcp: newMCPServers(), skillSet: &skillSet{}, lookupEnv: lookup}, nil
 }
 
 // isAncestorOrSelf reports whether dir is path or one of its ancestors: --trust
@@ -127,25 +133,18 @@ func (e *Env) ModelFor() (config.Model, config.Provider, error) {
 	return m, p, nil
 }
 
-// NewProvider builds the client for p, wrapped in retries. Only the OpenAI-compatible
-// wire format exists so far; the others arrive with their providers.
+// NewProvider builds the client for p's wire format (see wireProvider), wrapped in
+// retries.
 func (e *Env) NewProvider(p config.Provider) (llm.Provider, error) {
-	if p.Kind != config.KindOpenAICompatible {
-		return nil, fmt.Errorf("provider %q is of kind %q, which this build cannot talk to yet; use an openai-compatible provider", p.Name, p.Kind)
-	}
 	key, err := e.Config.APIKey(p.Name)
 	if err != nil {
 		return nil, err
 	}
-	inner := openaicompat.New(openaicompat.Options{
-		BaseURL:      p.BaseURL,
-		APIKey:       key,
-		ExtraHeaders: p.Headers,
-		UserAgent:    e.userAgent,
-		XMLToolCalls: p.XMLToolCalls,
-		Timeout:      p.Timeout,
-	})
-	return retry.Wrap(inner, retry.Policy{}), nil
+	inner, err := e.wireProvider(p, key)
+	if err != nil {
+		return nil, err
+	}
+	return retry.Wrap(e.rateLimited(p, key, inner), retry.Policy{}), nil
 }
 
 // AgentModel is what the agent loop needs to know of m.
@@ -167,8 +166,9 @@ func (e *Env) toolEnv() builtin.Env {
 	}
 }
 
-// Tools builds the registry a profile may use: built-ins filtered by the profile and by
-// enabled_tools / disabled_tools (--enabled-tools).
+// Tools builds the registry a profile may use: built-ins, the skill tool and the tools
+// of the MCP servers a run started, filtered by the profile and by enabled_tools /
+// disabled_tools (--enabled-tools).
 func (e *Env) Tools(prof profile.Profile, deps builtin.Deps) (*tool.Registry, error) {
 	enabled, err := tool.ParseNamePatterns(e.Config.EnabledTools)
 	if err != nil {
@@ -182,6 +182,7 @@ func (e *Env) Tools(prof profile.Profile, deps builtin.Deps) (*tool.Registry, er
 	if e.CodeGraph != nil {
 		tools = append(tools, e.CodeGraph())
 	}
+	tools = append(tools, e.extensionTools()...)
 	all, err := tool.NewRegistry(tools...)
 	if err != nil {
 		return nil, err

@@ -78,6 +78,7 @@ func (e *Env) NewRun(o RunOptions) (*Run, error) {
 	if o.WrapProvider != nil {
 		provider = o.WrapProvider(provider)
 	}
+	releaseMCP := e.acquireMCP(o.NoTools)
 	var sess openedSession
 	var sessErr error
 	opened := make(chan struct{})
@@ -98,7 +99,7 @@ func (e *Env) NewRun(o RunOptions) (*Run, error) {
 	system := o.SystemPrompt
 	if system == "" {
 		system, _ = prompt.Build(prompt.Input{WorkDir: e.WorkDir, Trusted: e.Trusted, Model: m.Name,
-			Profile: e.Profile.Name, ProfileAddition: e.Profile.SystemPrompt, Now: time.Now()})
+			Profile: e.Profile.Name, ProfileAddition: e.Profile.SystemPrompt, Now: time.Now(), Skills: e.promptSkills(reg)})
 	}
 	if s := strings.TrimSpace(o.AppendSystemPrompt); s != "" {
 		system += "\n\n" + s
@@ -109,6 +110,7 @@ func (e *Env) NewRun(o RunOptions) (*Run, error) {
 	}
 	if err := errors.Join(sessErr, toolErr); err != nil {
 		sess.close()
+		releaseMCP()
 		return nil, err
 	}
 
@@ -141,7 +143,8 @@ func (e *Env) NewRun(o RunOptions) (*Run, error) {
 			return ok && !t.Info().ReadOnly
 		}))
 	}
-	r := &Run{Model: m.Name, Warnings: sess.warnings, close: func() {
+	r := &Run{Model: m.Name, Warnings: append(sess.warnings, e.extensionWarnings()...), close: func() {
+		defer releaseMCP()
 		stopWarm()
 		if hasGraph {
 			e.CodeGraph().Stop()
@@ -160,6 +163,10 @@ func (e *Env) NewRun(o RunOptions) (*Run, error) {
 		r.SessionID = sess.log.ID()
 		subs.store, subs.parentID = e.SessionStore(), r.SessionID
 		opts.Log, opts.SessionID = sessionLog{log: sess.log}, r.SessionID
+	}
+	if opts.Hooks, err = e.hooksFor(r.SessionID); err != nil {
+		r.close()
+		return nil, err
 	}
 	a, err := agent.New(opts)
 	if err != nil {

@@ -74,6 +74,7 @@ repository, driving a model through the Albert API or any OpenAI-compatible serv
 
 	root.AddCommand(newVersionCmd(), newConfigCmd(), newSessionsCmd(), newTrustCmd(), newGraphCmd(), newServeCmd())
 	root.AddCommand(newACPCmd(stdin))
+	root.AddCommand(newQuotaCmd())
 	return root
 }
 
@@ -106,6 +107,7 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, stdin io.Reader) er
 	if err != nil {
 		return usageError("%v", err)
 	}
+	defer e.Close() // stops the MCP servers once the run is closed
 	closeLog := openLogFile(e.Config.Home)
 	defer closeLog()
 	run, err := e.NewRun(agentenv.RunOptions{
@@ -122,6 +124,9 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, stdin io.Reader) er
 	defer run.Close()
 	for _, w := range run.Warnings {
 		fmt.Fprintln(cmd.ErrOrStderr(), "albert-code: warning:", w)
+	}
+	for _, w := range e.QuotaWarnings(cmd.Context()) {
+		fmt.Fprintln(cmd.ErrOrStderr(), "albert-code:", w)
 	}
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)

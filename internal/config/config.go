@@ -25,6 +25,12 @@ type Config struct {
 	WebSearch      WebSearch
 	Bash           Bash
 	Graph          Graph
+	RateLimits     RateLimits
+	// MCPServers are the [mcp_servers.*] tables, in the order the layers add them.
+	MCPServers []MCPServer
+	// Hooks are the [[hooks.*]] entries of every layer, lowest layer first.
+	Hooks  []Hook
+	Skills Skills
 
 	// Home is the application directory (sessions, agents/, .env, trusted_folders.toml).
 	Home string

@@ -72,6 +72,7 @@ var envVars = []envVar{
 		l.Bash = &bashLayer{Timeout: &v}
 		return nil
 	}},
+	{EnvRateLimits, "rate_limits.enabled", setRateLimitsEnv},
 }
 
 // EnvVars returns the names of every environment variable Load reads, for help texts.

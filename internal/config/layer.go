@@ -23,6 +23,10 @@ type layer struct {
 	WebSearch      *webSearchLayer           `toml:"web_search"`
 	Bash           *bashLayer                `toml:"bash"`
 	Graph          *graphLayer               `toml:"graph"`
+	RateLimits     *rateLimitsLayer          `toml:"rate_limits"`
+	MCPServers     map[string]mcpServerLayer `toml:"mcp_servers"`
+	Hooks          *hooksLayer               `toml:"hooks"`
+	Skills         *skillsLayer              `toml:"skills"`
 }
 
 type graphLayer struct {
@@ -38,6 +42,9 @@ type providerLayer struct {
 	Headers      *map[string]string `toml:"headers"`
 	XMLToolCalls *bool              `toml:"xml_tool_calls"`
 	Timeout      *string            `toml:"timeout"`
+	// Project and Location are Vertex AI's; see vertex.go.
+	Project  *string `toml:"project"`
+	Location *string `toml:"location"`
 }
 
 type modelLayer struct {

@@ -79,6 +79,12 @@ func (c *Config) apply(l *layer, o origin) error {
 		c.ContextWarning = *l.ContextWarning
 		c.sources["context_warning"] = o("context_warning")
 	}
+	if err := c.applyExtensions(l, o); err != nil {
+		return err
+	}
+	if err := c.applyRateLimits(l.RateLimits, o); err != nil {
+		return err
+	}
 	return c.applySections(l, o)
 }
 
@@ -229,6 +235,7 @@ func (c *Config) applyProvider(l *providerLayer, raw string, o origin) error {
 		p.Timeout = d
 		rec("timeout")
 	}
+	applyVertex(p, l, rec)
 	return nil
 }
 

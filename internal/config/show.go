@@ -106,6 +106,7 @@ func Show(w io.Writer, c *Config) error {
 			s.kv(opt, k+opt, v)
 		}
 	}
+	s.showExtensions()
 	_, err := io.WriteString(w, s.buf.String())
 	return err
 }

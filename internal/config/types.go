@@ -55,6 +55,9 @@ type Provider struct {
 	// Timeout is the longest the server may stay silent, before its answer starts or
 	// between two streamed chunks; zero means the client's default (5 minutes).
 	Timeout time.Duration
+	// Project and Location select Vertex AI for a provider of kind vertex; empty,
+	// the Gemini API is used with the key in APIKeyEnv.
+	Project, Location string
 }
 
 // Model is one model a user can pick.

@@ -38,6 +38,10 @@ const (
 	// EventRetry says the provider is about to try the call again after Err; the
 	// face should forget what this call streamed so far.
 	EventRetry
+	// EventModelSwitch says the call goes to another model than the one asked for
+	// (the rate limiter's fallback) or back to it: Name is the model now answering,
+	// Text says why for the face to show.
+	EventModelSwitch
 )
 
 // StreamEvent is one incremental piece of a streamed answer.

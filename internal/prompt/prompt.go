@@ -36,6 +36,8 @@ type Input struct {
 	// ProfileAddition is appended (plan profile: plan first).
 	ProfileAddition string
 	Now             time.Time
+	// Skills are listed for the skill tool to load on demand.
+	Skills []Skill
 }
 
 // Build returns the system prompt and the path of the project instructions it
@@ -60,9 +62,10 @@ func Build(in Input) (string, string) {
 		b.WriteString(s)
 		b.WriteString("\n")
 	}
+	writeSkills(&b, in.Skills)
 	var used string
 	if in.Trusted {
-		if path, doc := projectDoc(in.WorkDir); doc != "" {
+		if path, doc := findProjectDoc(in.WorkDir); doc != "" {
 			used = path
 			fmt.Fprintf(&b, "\n# Project instructions (%s)\n%s\n", filepath.Base(path), doc)
 		}

@@ -49,17 +49,25 @@ func TestBadRequestsNameTheFieldAtFault(t *testing.T) {
 
 func TestStatusesOfRefusedRequests(t *testing.T) {
 	t.Parallel()
-	srv, _ := nativeServer(t,
-		fakemodel.Turn{Error: &fakemodel.ErrorAnswer{Status: 429, Body: `{"error":{"message":"slow down"}}`}}.WithHeader("Retry-After", "3600"),
-		fakemodel.Turn{Error: &fakemodel.ErrorAnswer{Status: 401, Body: `{"detail":"bad key"}`}},
-		fakemodel.Turn{Error: &fakemodel.ErrorAnswer{Status: 400, Body: `{"detail":"context too long"}`}},
-	)
+	limited, limitedFake := nativeServer(t,
+		fakemodel.Turn{Error: &fakemodel.ErrorAnswer{Status: 429, Body: `{"error":{"message":"slow down"}}`}}.WithHeader("Retry-After", "3600"))
 	user := `{"messages":[{"role":"user","content":"hi"}]}`
-
-	resp, body := post(t, srv, chatPath, user)
+	resp, body := post(t, limited, chatPath, user)
 	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "3600" || at(decode(t, body), "error", "code") != "rate_limit_exceeded" {
 		t.Errorf("provider rate limit: %d Retry-After %q %s", resp.StatusCode, resp.Header.Get("Retry-After"), body)
 	}
+	// The rate-limit layer holds the model back: the next request is refused at once,
+	// without reaching the provider, rather than held until its timeout.
+	resp, body = post(t, limited, chatPath, user)
+	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") == "" || len(limitedFake.Requests()) != 1 {
+		t.Errorf("request while held back: %d Retry-After %q after %d model requests: %s",
+			resp.StatusCode, resp.Header.Get("Retry-After"), len(limitedFake.Requests()), body)
+	}
+
+	srv, _ := nativeServer(t,
+		fakemodel.Turn{Error: &fakemodel.ErrorAnswer{Status: 401, Body: `{"detail":"bad key"}`}},
+		fakemodel.Turn{Error: &fakemodel.ErrorAnswer{Status: 400, Body: `{"detail":"context too long"}`}},
+	)
 	resp, body = post(t, srv, chatPath, user)
 	if resp.StatusCode != 502 || !strings.Contains(string(body), "bad key") {
 		t.Errorf("the server's provider key refused: %d %s", resp.StatusCode, body)

@@ -1,0 +1,24 @@
+package anthropic
+
+import (
+	"context"
+	"testing"
+
+	"github.com/etalab-ia/albert-code/internal/llm"
+	"github.com/etalab-ia/albert-code/internal/llm/providertest"
+)
+
+// BenchmarkStream measures one call over loopback: building the request from the
+// shared benchmark history and assembling a recorded answer that thinks, writes a
+// sentence and makes two tool calls (16 events).
+func BenchmarkStream(b *testing.B) {
+	srv := providertest.Repeating(b, "testdata/thinking_tool.sse")
+	p := New(Options{BaseURL: srv.URL, APIKey: "k"})
+	req := providertest.BenchRequest("claude-sonnet-4-5")
+	for b.Loop() {
+		resp, err := p.Stream(context.Background(), req, func(llm.StreamEvent) {})
+		if err != nil || len(resp.Message.ToolCalls) != 2 {
+			b.Fatal(resp, err)
+		}
+	}
+}
