@@ -33,6 +33,7 @@ type runFlags struct {
 	cont         bool
 	resume       string
 	workdir      string
+	setup        bool
 }
 
 func newRootCmd(stdin io.Reader) *cobra.Command {
@@ -43,6 +44,8 @@ func newRootCmd(stdin io.Reader) *cobra.Command {
 		Long: `albert-code reads and edits code, runs commands and answers questions about a
 repository, driving a model through the Albert API or any OpenAI-compatible server.
 
+  albert-code                                    open the interactive terminal UI
+  albert-code --resume                           pick a saved session of this folder to resume
   albert-code -p "fix the failing test"          run one prompt and print the answer
   echo "summarise README.md" | albert-code -p    the prompt may come on stdin
   albert-code -p --output json "..."             one JSON result for scripts`,
@@ -66,7 +69,11 @@ repository, driving a model through the Albert API or any OpenAI-compatible serv
 	fl.StringVar(&f.baseURL, "base-url", "", "override the active provider's base URL")
 	fl.BoolVar(&f.trust, "trust", false, "trust the working directory for this run (file-changing tools, project config)")
 	fl.BoolVarP(&f.cont, "continue", "c", false, "continue the latest session of this directory")
-	fl.StringVar(&f.resume, "resume", "", "resume the session with this ID (or unique prefix)")
+	fl.StringVar(&f.resume, "resume", "", "resume the session with this ID (or unique prefix); without an ID the UI lists the sessions")
+	// Without an ID, --resume opens the picker; "--resume ID" still works since
+	// runAgent takes the first argument as the ID.
+	fl.Lookup("resume").NoOptDefVal = pickSession
+	fl.BoolVar(&f.setup, "setup", false, "open the setup screen (provider, model and API key) before the session")
 	fl.StringVar(&f.workdir, "workdir", "", "work in this directory instead of the current one")
 	root.MarkFlagsMutuallyExclusive("continue", "resume")
 	root.SetVersionTemplate("albert-code {{.Version}}\n")
@@ -75,6 +82,7 @@ repository, driving a model through the Albert API or any OpenAI-compatible serv
 	root.AddCommand(newVersionCmd(), newConfigCmd(), newSessionsCmd(), newTrustCmd(), newGraphCmd(), newServeCmd())
 	root.AddCommand(newACPCmd(stdin))
 	root.AddCommand(newQuotaCmd())
+	root.AddCommand(newCronCmd())
 	return root
 }
 
@@ -83,8 +91,14 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, stdin io.Reader) er
 	if err != nil {
 		return usageError("%v", err)
 	}
+	if f.resume == pickSession && len(args) > 0 {
+		f.resume, args = args[0], args[1:]
+	}
 	if !f.print {
-		return usageError("the interactive terminal UI is not part of this build yet: run a prompt with -p (see albert-code --help)")
+		return runTUI(cmd, f, strings.TrimSpace(strings.Join(args, " ")))
+	}
+	if f.resume == pickSession {
+		return usageError("--resume needs a session ID with -p (albert-code sessions list shows them)")
 	}
 	text, err := readPrompt(args, stdin)
 	if err != nil {

@@ -130,6 +130,10 @@ func runServe(cmd *cobra.Command, src serveconfig.Source) error {
 		}
 		defer mcpSrv.Close()
 	}
+	sched, err := newServeCron(c, home, backend, root, srv.Locks(), logger)
+	if err != nil {
+		return err
+	}
 
 	var listeners []listener
 	if c.API.Enabled {
@@ -168,7 +172,22 @@ func runServe(cmd *cobra.Command, src serveconfig.Source) error {
 		}
 		listeners = append(listeners, listener{name: "MCP", ln: ln, handler: mux})
 	}
-	return serveUntilSignal(cmd.Context(), listeners, srv, mcpSrv, store, logger, backend.Name())
+	ctx, stopSignals := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stopSignals()
+	var cronWG sync.WaitGroup
+	if sched != nil {
+		// On a stop, running jobs get the scheduler's grace period, then their
+		// process groups are stopped.
+		cronWG.Go(func() {
+			if err := sched.Run(ctx); err != nil {
+				logger.Error("cron: scheduler", "err", err)
+			}
+		})
+	}
+	err = serveUntilSignal(ctx, listeners, srv, mcpSrv, store, logger, backend.Name())
+	stopSignals()
+	cronWG.Wait()
+	return err
 }
 
 // listener is one port the server answers on.

@@ -96,7 +96,7 @@ type Telegram struct {
 	Token, File, Overrides string
 }
 
-// Cron is the scheduler mode: read now, served by a later version.
+// Cron is the scheduler mode (internal/serve/cron).
 type Cron struct {
 	Enabled          bool
 	File, HistoryDir string

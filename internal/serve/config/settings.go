@@ -86,7 +86,7 @@ var Settings = []*Setting{
 	{Suffix: "TELEGRAM_MODE_OVERRIDES", Flag: "telegram-overrides", Original: true, Help: "the bot's per-chat overrides file",
 		set: func(c *Config, v string) error { c.Telegram.Overrides = v; return nil }},
 
-	modeSwitch(ModeCron, "cron", true, "run the scheduler (a later version)", func(c *Config) *bool { return &c.Cron.Enabled }),
+	modeSwitch(ModeCron, "cron", true, "run the scheduler: jobs from ALBERT_CODE_CRON_MODE_FILE (see docs/serve-cron.md)", func(c *Config) *bool { return &c.Cron.Enabled }),
 	{Suffix: "CRON_MODE_FILE", Flag: "cron-file", Original: true, Help: "the jobs' YAML file",
 		set: func(c *Config, v string) error { c.Cron.File = v; return nil }},
 	{Suffix: "CRON_MODE_HISTORY_DIR", Flag: "cron-history-dir", Original: true, Help: "where each job's runs are kept",

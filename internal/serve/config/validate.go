@@ -49,10 +49,8 @@ func (c *Config) Validate(sys System, unreadable Problems) Problems {
 	if !on && ok("API_MODE") && ok("MCP_MODE") && ok("TELEGRAM_MODE") && ok("CRON_MODE") {
 		add("API_MODE", "no mode is on: set ALBERT_CODE_API_MODE=1 or ALBERT_CODE_MCP_MODE=1 (or pass --api, --mcp)")
 	}
-	for _, m := range []Mode{ModeTelegram, ModeCron} {
-		if c.Enabled(m) {
-			add(string(m)+"_MODE", "the %s mode is not in this version of albert-code: unset it", strings.ToLower(string(m)))
-		}
+	if c.Enabled(ModeTelegram) {
+		add("TELEGRAM_MODE", "the telegram mode is not in this version of albert-code: unset it")
 	}
 	if c.API.Enabled && len(c.AvailableModels) == 0 && len(sys.AdapterModels) == 0 {
 		add("AVAILABLE_MODELS", "the API needs models to offer on /v1/models and the %s adapter lists none: set ALBERT_CODE_AVAILABLE_MODELS=model-a,model-b", c.Adapter)

@@ -1,0 +1,187 @@
+package app
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/etalab-ia/albert-code/internal/agentenv"
+	"github.com/etalab-ia/albert-code/internal/chat"
+	"github.com/etalab-ia/albert-code/internal/config"
+	"github.com/etalab-ia/albert-code/internal/trust"
+	"github.com/etalab-ia/albert-code/internal/tui"
+	"github.com/etalab-ia/albert-code/internal/tui/dialog"
+	"github.com/etalab-ia/albert-code/internal/tui/firstrun"
+	"github.com/etalab-ia/albert-code/internal/tui/input"
+)
+
+// pickSession is the value --resume takes without an ID: the UI opens the picker.
+const pickSession = "\x00pick"
+
+// runTUI opens the interactive terminal UI in the working directory.
+func runTUI(cmd *cobra.Command, f runFlags, prompt string) error {
+	if f.workdir != "" {
+		if err := os.Chdir(f.workdir); err != nil {
+			return usageError("--workdir: %v", err)
+		}
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("working directory: %w", err)
+	}
+	home, err := config.HomeDir(os.LookupEnv)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	closeLog := openLogFile(home)
+	defer closeLog()
+	ov := config.Overrides{Model: f.model, BaseURL: f.baseURL, Agent: f.agent}
+	if cmd.Flags().Changed("enabled-tools") {
+		ov.EnabledTools = f.enabledTools
+	}
+	hist, err := input.LoadHistory(home)
+	if err != nil {
+		fmt.Fprintln(cmd.ErrOrStderr(), "albert-code: warning:", err)
+	}
+	var quotaOnce sync.Once
+	o := tui.Options{
+		Color:         colorWanted(),
+		WorkDir:       wd,
+		History:       hist,
+		InitialPrompt: prompt,
+		Continue:      f.cont,
+		Resume:        f.resume,
+		ShowSetup:     f.setup,
+		Open: func(r tui.OpenRequest) (tui.Conversation, error) {
+			e, err := loadEnv(wd, ov, f.trust)
+			if err != nil {
+				return nil, err
+			}
+			s, err := chat.Open(e.Env, chat.Options{Continue: r.Continue, Resume: r.Resume, Approver: r.Approver, Asker: r.Asker,
+				Limits: agentenv.Limits{MaxTurns: f.maxTurns, MaxPrice: f.maxPrice}})
+			if err != nil {
+				e.Close()
+				return nil, err
+			}
+			c := &envConversation{Session: s, env: e.Env}
+			quotaOnce.Do(func() { c.quota = e.QuotaWarnings(cmd.Context()) })
+			return c, nil
+		},
+		ConfigText: func() (string, error) {
+			e, err := loadEnv(wd, ov, f.trust)
+			if err != nil {
+				return "", err
+			}
+			defer e.Close()
+			var b bytes.Buffer
+			err = config.Show(&b, e.Config)
+			return b.String(), err
+		},
+	}
+	if f.resume == pickSession {
+		o.Resume, o.PickSession = "", true
+	}
+	e, err := loadEnv(wd, ov, f.trust)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	o.Setup = setupFor(e.Env)
+	e.Close()
+	if !f.trust {
+		o.Trust = trustQuestion(home, wd)
+	}
+
+	m := tui.New(o)
+	p := tea.NewProgram(m, tea.WithContext(cmd.Context()))
+	m.SetSender(p.Send)
+	_, err = p.Run()
+	if c := m.Conversation(); c != nil {
+		c.Close()
+		if id := c.ID(); id != "" && c.Title() != "" {
+			fmt.Fprintf(cmd.OutOrStdout(), "Resume this session with: albert-code --resume %s\n", id)
+		}
+	}
+	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		return &exitError{code: ExitError, err: err}
+	}
+	return nil
+}
+
+// envConversation is a chat session that owns its Env: closing it stops the MCP
+// servers the Env started. Its warnings include the start-up quota lines.
+type envConversation struct {
+	*chat.Session
+	env   *agentenv.Env
+	quota []string
+}
+
+func (c *envConversation) Close() {
+	c.Session.Close()
+	c.env.Close()
+}
+
+func (c *envConversation) Warnings() []string {
+	return append(c.Session.Warnings(), c.quota...)
+}
+
+// colorWanted honours NO_COLOR (no-color.org: any non-empty value) and dumb terminals.
+func colorWanted() bool {
+	return os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+}
+
+// setupFor lists the configured providers and their models for the setup screen,
+// and saves the answer where the configuration reads it back.
+func setupFor(e *agentenv.Env) *tui.Setup {
+	s := &tui.Setup{}
+	if m, err := e.Config.ActiveModel(); err == nil {
+		s.Current = m.Provider
+	}
+	for _, p := range e.Config.Providers {
+		opt := dialog.ProviderOption{Name: p.Name, BaseURL: p.BaseURL, KeyEnv: p.APIKeyEnv}
+		for _, m := range e.Config.Models {
+			if m.Provider == p.Name {
+				opt.Models = append(opt.Models, m.Name)
+			}
+		}
+		s.Providers = append(s.Providers, opt)
+	}
+	home := e.Config.Home
+	s.Save = func(p dialog.ProviderOption, model, key string) error {
+		global, err := config.GlobalFile(os.LookupEnv)
+		if err != nil {
+			return err
+		}
+		return firstrun.Save(filepath.Join(home, ".env"), global, firstrun.Choice{KeyEnv: p.KeyEnv, Key: key, Model: model})
+	}
+	return s
+}
+
+// trustQuestion asks about wd when nobody decided about it or its parents yet; the
+// home folder itself is never asked about, as in the original (notes §2.12).
+func trustQuestion(home, wd string) *tui.Trust {
+	ts, err := trust.Open(home)
+	if err != nil {
+		return nil
+	}
+	if userHome, err := os.UserHomeDir(); err == nil && filepath.Clean(userHome) == filepath.Clean(wd) {
+		return nil
+	}
+	if st, err := ts.Status(wd); err != nil || st != trust.Unknown {
+		return nil
+	}
+	return &tui.Trust{Dir: wd, Decide: func(yes, remember bool) error {
+		if !remember {
+			return nil
+		}
+		if yes {
+			return ts.Trust(wd)
+		}
+		return ts.Untrust(wd)
+	}}
+}
