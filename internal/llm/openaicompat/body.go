@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/etalab-ia/albert-code/internal/llm/sse"
 )
 
 const (
@@ -24,11 +26,11 @@ var errDrained = errors.New("body not closed after [DONE]")
 // body, and returns how many chunks it saw. Any content type is read as a stream,
 // so a JSON answer to a streaming request shows up as zero chunks.
 func (p *Provider) readEvents(body io.Reader, acc *assembler) (int, error) {
-	events := newSSEReader(body)
-	defer events.release()
+	events := sse.NewReader(body)
+	defer events.Release()
 	chunks := 0
 	for {
-		data, err := events.next()
+		data, err := events.Next()
 		if errors.Is(err, io.EOF) {
 			return chunks, nil
 		}

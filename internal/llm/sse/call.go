@@ -72,11 +72,11 @@ func (c Call) Run(ctx context.Context, handle func(data []byte) error) (int, err
 		body, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
 		return 0, c.APIError(res.StatusCode, res.Header, body)
 	}
-	events := newReader(&guardedBody{r: res.Body, alive: alive})
-	defer events.release()
+	events := NewReader(&guardedBody{r: res.Body, alive: alive})
+	defer events.Release()
 	n := 0
 	for {
-		data, err := events.next()
+		data, err := events.Next()
 		if errors.Is(err, io.EOF) {
 			return n, nil
 		}

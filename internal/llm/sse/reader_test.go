@@ -7,11 +7,11 @@ import (
 	"testing"
 )
 
-func readAll(t *testing.T, r *reader) ([]string, error) {
+func readAll(t *testing.T, r *Reader) ([]string, error) {
 	t.Helper()
 	var out []string
 	for {
-		data, err := r.next()
+		data, err := r.Next()
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				err = nil
@@ -28,7 +28,7 @@ func TestReaderFollowsEventStreamRules(t *testing.T) {
 		"data: line one\ndata:line two\n\n" + // data lines join with \n; the space is optional
 		"id: 7\nretry: 10\n\n" + // an event without data is none
 		"data: never finished" // dropped: its event never ended
-	got, err := readAll(t, newReader(strings.NewReader(stream)))
+	got, err := readAll(t, NewReader(strings.NewReader(stream)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,13 +40,13 @@ func TestReaderFollowsEventStreamRules(t *testing.T) {
 
 func TestReaderLongLines(t *testing.T) {
 	long := strings.Repeat("x", 200<<10) // over the 64 KiB read buffer
-	got, err := readAll(t, newReader(strings.NewReader("data: "+long+"\n\n")))
+	got, err := readAll(t, NewReader(strings.NewReader("data: "+long+"\n\n")))
 	if err != nil || len(got) != 1 || got[0] != long {
 		t.Fatalf("long line: %d events, err %v", len(got), err)
 	}
-	r := newReader(strings.NewReader("data: " + long + "\n\n"))
+	r := NewReader(strings.NewReader("data: " + long + "\n\n"))
 	r.maxLine = 100 << 10
-	if _, err := readAll(t, r); !errors.Is(err, errLineTooLong) {
-		t.Errorf("err = %v, want errLineTooLong", err)
+	if _, err := readAll(t, r); !errors.Is(err, ErrLineTooLong) {
+		t.Errorf("err = %v, want ErrLineTooLong", err)
 	}
 }

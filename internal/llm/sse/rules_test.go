@@ -1,4 +1,4 @@
-package openaicompat
+package sse
 
 import (
 	"errors"
@@ -9,9 +9,10 @@ import (
 	"testing/iotest"
 )
 
-func TestSSEReader(t *testing.T) {
+// The WHATWG rules, read one byte at a time so that lines straddle reads.
+func TestReaderRulesOneByteAtATime(t *testing.T) {
 	t.Parallel()
-	long := strings.Repeat("x", 3*sseBufferSize)
+	long := strings.Repeat("x", 3*(64<<10))
 	tests := []struct {
 		name   string
 		stream string
@@ -34,10 +35,10 @@ func TestSSEReader(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			// One byte per read, so that lines straddle reads.
-			s := newSSEReader(iotest.OneByteReader(strings.NewReader(tc.stream)))
+			s := NewReader(iotest.OneByteReader(strings.NewReader(tc.stream)))
 			var got []string
 			for {
-				data, err := s.next()
+				data, err := s.Next()
 				if errors.Is(err, io.EOF) {
 					break
 				}
@@ -53,12 +54,12 @@ func TestSSEReader(t *testing.T) {
 	}
 }
 
-func TestSSEReaderLineTooLong(t *testing.T) {
+func TestReaderLineTooLong(t *testing.T) {
 	t.Parallel()
-	s := newSSEReader(io.MultiReader(strings.NewReader("data: "), infiniteX{}))
-	s.maxLine = 4 * sseBufferSize
-	if _, err := s.next(); !errors.Is(err, errLineTooLong) {
-		t.Fatalf("err = %v, want %v", err, errLineTooLong)
+	s := NewReader(io.MultiReader(strings.NewReader("data: "), infiniteX{}))
+	s.maxLine = 4 * (64 << 10)
+	if _, err := s.Next(); !errors.Is(err, ErrLineTooLong) {
+		t.Fatalf("err = %v, want %v", err, ErrLineTooLong)
 	}
 }
 
@@ -72,14 +73,14 @@ func (infiniteX) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func TestSSEReaderPassesErrors(t *testing.T) {
+func TestReaderPassesErrors(t *testing.T) {
 	t.Parallel()
 	broken := errors.New("connection reset")
-	s := newSSEReader(io.MultiReader(strings.NewReader("data: a\n\ndata: b"), iotest.ErrReader(broken)))
-	if data, err := s.next(); err != nil || string(data) != "a" {
+	s := NewReader(io.MultiReader(strings.NewReader("data: a\n\ndata: b"), iotest.ErrReader(broken)))
+	if data, err := s.Next(); err != nil || string(data) != "a" {
 		t.Fatalf("first event = %q, %v", data, err)
 	}
-	if _, err := s.next(); !errors.Is(err, broken) {
+	if _, err := s.Next(); !errors.Is(err, broken) {
 		t.Fatalf("err = %v, want the read error", err)
 	}
 }
