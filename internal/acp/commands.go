@@ -102,6 +102,20 @@ func (h *host) Status() slash.Status {
 		ContextWindow: st.ContextWindow, Stats: st.Stats}
 }
 
+func (h *host) ShowQuota(ctx context.Context) error {
+	h.Show(slash.Preformatted(h.ss.chat.QuotaText(ctx)))
+	return nil
+}
+
+func (h *host) ShowRPM(context.Context) error {
+	text, err := h.ss.chat.RPMText()
+	if err != nil {
+		return err
+	}
+	h.Show(slash.Preformatted(text))
+	return nil
+}
+
 func (h *host) ConfigText() (string, error) {
 	var b bytes.Buffer
 	err := config.Show(&b, h.ss.chat.Config())

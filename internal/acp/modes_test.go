@@ -136,17 +136,17 @@ func TestSlashCommandsRunInTheEditor(t *testing.T) {
 			}
 		}
 	}
-	if !slices.Contains(offered, "compact") || !slices.Contains(offered, "model") || slices.Contains(offered, "exit") {
+	if !slices.Contains(offered, "compact") || !slices.Contains(offered, "model") || !slices.Contains(offered, "quota") || slices.Contains(offered, "exit") {
 		t.Fatalf("available commands %v", offered)
 	}
-	for _, line := range []string{"/model qwen", "/status", "/nope"} {
+	for _, line := range []string{"/model qwen", "/status", "/rpm", "/nope"} {
 		resp, err := conn.Prompt(ctxFor(t), prompt(sess.SessionId, line))
 		if err != nil || resp.StopReason != sdk.StopReasonEndTurn {
 			t.Fatalf("%s: %+v, %v", line, resp, err)
 		}
 	}
 	text := c.agentText()
-	for _, want := range []string{"model: `qwen`", "unknown command /nope"} {
+	for _, want := range []string{"model: `qwen`", "rolling 60 s window", "unknown command /nope"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the commands' output lacks %q:\n%s", want, text)
 		}

@@ -28,6 +28,8 @@ func Default() *Registry {
 		{Name: "reload", Description: "Re-read the configuration, profiles and AGENTS.md; keep the conversation", Faces: bothFaces, Run: runReload},
 		{Name: "status", Description: "Show the session, model, tokens, context and cost", Faces: bothFaces, Run: runStatus},
 		{Name: "cost", Description: "Show the tokens and cost of this session", Faces: bothFaces, Run: runCost},
+		{Name: "quota", Description: "Show today's token usage against the account's daily limits", Faces: bothFaces, Run: runQuota},
+		{Name: "rpm", Description: "Show the model's requests and tokens in the last minute against its limits", Faces: bothFaces, Run: runRPM},
 		{Name: "copy", Description: "Copy the last answer to the clipboard", Faces: tuiOnly, Run: runCopy},
 		{Name: "exit", Aliases: []string{"quit"}, Description: "Quit", Faces: tuiOnly, Run: runExit},
 	}
@@ -201,4 +203,20 @@ func runExit(_ context.Context, h Host, _ string) error {
 	}
 	q.Quit()
 	return nil
+}
+
+func runQuota(ctx context.Context, h Host, _ string) error {
+	l, ok := h.(LimitReporter)
+	if !ok {
+		return unavailable("quota")
+	}
+	return l.ShowQuota(ctx)
+}
+
+func runRPM(ctx context.Context, h Host, _ string) error {
+	l, ok := h.(LimitReporter)
+	if !ok {
+		return unavailable("rpm")
+	}
+	return l.ShowRPM(ctx)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/etalab-ia/albert-code/internal/agent"
 )
@@ -96,6 +97,20 @@ type ConfigShower interface {
 // Copier copies the last answer to the clipboard (/copy).
 type Copier interface {
 	CopyLastAnswer() error
+}
+
+// LimitReporter shows the account's usage against its daily quota (/quota) and the
+// active model's rolling rate-limit window (/rpm). Reading the quota asks the server,
+// so a face may show the answer when it comes rather than wait for it.
+type LimitReporter interface {
+	ShowQuota(ctx context.Context) error
+	ShowRPM(ctx context.Context) error
+}
+
+// Preformatted puts text laid out in columns (the quota table, the /rpm gauges) in a
+// Markdown code block, so a face shows it as written.
+func Preformatted(text string) string {
+	return "```text\n" + strings.TrimRight(text, "\n") + "\n```"
 }
 
 // KeyHelper adds the face's key bindings to /help.

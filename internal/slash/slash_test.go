@@ -171,20 +171,20 @@ func TestRegisterRejectsClashes(t *testing.T) {
 	if err := r.Register(Command{Name: "quit", Run: noop}); err == nil {
 		t.Error("registering /quit over the alias of /exit succeeded")
 	}
-	if err := r.Register(Command{Name: "Quota", Run: noop}); err == nil {
+	if err := r.Register(Command{Name: "Skills", Run: noop}); err == nil {
 		t.Error("registering an upper-case name succeeded")
 	}
-	if err := r.Register(Command{Name: "quota", Faces: bothFaces}); err == nil {
+	if err := r.Register(Command{Name: "skills", Faces: bothFaces}); err == nil {
 		t.Error("registering a command without Run succeeded")
 	}
-	if err := r.Register(Command{Name: "quota", Description: "Show the quota", Faces: bothFaces, Run: noop}); err != nil {
+	if err := r.Register(Command{Name: "skills", Description: "List the skills", Faces: bothFaces, Run: noop}); err != nil {
 		t.Fatal(err)
 	}
 	h := &fullHost{face: FaceACP}
 	if err := r.Run(t.Context(), h, "/help"); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(h.shown[0], "/quota") {
+	if !strings.Contains(h.shown[0], "/skills") {
 		t.Errorf("/help does not list a command registered later:\n%s", h.shown[0])
 	}
 }
@@ -246,7 +246,7 @@ func TestHelpHasKeysOnlyWhenTheFaceHasThem(t *testing.T) {
 
 func TestMissingCapabilityIsReported(t *testing.T) {
 	t.Parallel()
-	for _, line := range []string{"/clear", "/compact", "/model", "/agent", "/reload", "/status", "/cost", "/config"} {
+	for _, line := range []string{"/clear", "/compact", "/model", "/agent", "/reload", "/status", "/cost", "/config", "/quota", "/rpm"} {
 		err := Default().Run(t.Context(), &bareHost{}, line)
 		if !errors.Is(err, ErrUnavailable) {
 			t.Errorf("%s on a bare host: %v, want ErrUnavailable", line, err)

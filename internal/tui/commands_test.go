@@ -46,6 +46,16 @@ func TestSlashCommandsInTheUI(t *testing.T) {
 	if !l.shows("tokens in") {
 		t.Errorf("/cost:\n%s", l.screen())
 	}
+	l.typeLine("/rpm")
+	if !l.shows("rolling 60 s window") {
+		t.Errorf("/rpm:\n%s", l.screen())
+	}
+	// /quota asks the server off the UI loop; its answer comes as a message.
+	l.typeLine("/quota")
+	if !l.shows("Asking the server for today's usage") {
+		t.Errorf("/quota did not say it asks:\n%s", l.screen())
+	}
+	l.until("the quota report", func() bool { return l.shows("Provider albert") && l.shows("REQUESTS TODAY") })
 }
 
 func TestSwitchModelAndProfile(t *testing.T) {

@@ -203,6 +203,37 @@ func (m *Model) Status() slash.Status {
 	return st
 }
 
+// limitTexts is what a conversation offers for /quota and /rpm.
+type limitTexts interface {
+	QuotaText(ctx context.Context) string
+	RPMText() (string, error)
+}
+
+// ShowQuota asks the server off the UI loop and shows the answer when it comes.
+func (m *Model) ShowQuota(ctx context.Context) error {
+	lt, ok := m.conv.(limitTexts)
+	if !ok {
+		return fmt.Errorf("/quota: %w", slash.ErrUnavailable)
+	}
+	m.chat.AddNotice("Asking the server for today's usage…")
+	m.later(func() tea.Msg { return infoMsg{text: slash.Preformatted(lt.QuotaText(ctx))} })
+	return nil
+}
+
+// ShowRPM reads the shared rate-limit state, a local file.
+func (m *Model) ShowRPM(context.Context) error {
+	lt, ok := m.conv.(limitTexts)
+	if !ok {
+		return fmt.Errorf("/rpm: %w", slash.ErrUnavailable)
+	}
+	text, err := lt.RPMText()
+	if err != nil {
+		return err
+	}
+	m.Show(slash.Preformatted(text))
+	return nil
+}
+
 func (m *Model) ConfigText() (string, error) {
 	if m.o.ConfigText == nil {
 		return "", errors.New("no configuration to show")

@@ -86,6 +86,7 @@ type (
 		err   error
 	}
 	trustedMsg struct{ err error }
+	infoMsg    struct{ text string }
 	tickMsg    struct{ gen int }
 )
 

@@ -53,6 +53,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case savedMsg:
 		return m, m.saved(msg)
+	case infoMsg:
+		m.Show(msg.text)
+		return m, nil
 	case trustedMsg:
 		if msg.err != nil {
 			m.chat.AddError(msg.err.Error())

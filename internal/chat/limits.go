@@ -1,0 +1,21 @@
+package chat
+
+import "context"
+
+// QuotaText is today's usage against the account's daily limits, read from the
+// server (/quota); a line per provider the configuration names for quotas.
+func (s *Session) QuotaText(ctx context.Context) string {
+	s.mu.Lock()
+	env := s.env
+	s.mu.Unlock()
+	return env.QuotaText(ctx)
+}
+
+// RPMText is the active model's rolling window against its limits (/rpm), read from
+// the shared rate-limit state without taking a slot.
+func (s *Session) RPMText() (string, error) {
+	s.mu.Lock()
+	env := s.env
+	s.mu.Unlock()
+	return env.RPMText()
+}
