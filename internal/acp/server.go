@@ -133,7 +133,7 @@ func (s *server) closeAll() {
 	}
 	s.mu.Unlock()
 	for _, ss := range all {
-		ss.chat.Close()
+		ss.close()
 	}
 }
 

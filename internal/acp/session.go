@@ -14,6 +14,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/etalab-ia/albert-code/internal/agentenv"
 	"github.com/etalab-ia/albert-code/internal/chat"
 	"github.com/etalab-ia/albert-code/internal/config"
 	store "github.com/etalab-ia/albert-code/internal/session"
@@ -25,6 +26,8 @@ type session struct {
 	cwd  string
 	srv  *server
 	chat *chat.Session
+	// env is closed with the session: it stops the configured MCP servers.
+	env *agentenv.Env
 
 	// pending are messages for the user that must wait for the session's id to be
 	// on the wire (MCP servers not started); announced sends them once.
@@ -84,9 +87,10 @@ func (s *server) open(cwd, resume string, mcp []sdk.McpServer) (*session, error)
 	if err != nil {
 		return nil, openError(err)
 	}
-	ss := &session{cwd: cwd, srv: s}
+	ss := &session{cwd: cwd, srv: s, env: env}
 	c, err := chat.Open(env, chat.Options{Resume: resume, Approver: approver{ss}, ToolOverrides: ss.editorTools(s.clientCaps())})
 	if err != nil {
+		env.Close()
 		return nil, openError(err)
 	}
 	ss.chat = c
@@ -96,7 +100,7 @@ func (s *server) open(cwd, resume string, mcp []sdk.McpServer) (*session, error)
 		ss.id = randomID()
 	}
 	if names := mcpNames(mcp); len(names) > 0 {
-		msg := fmt.Sprintf("The MCP servers %s were not started: this build of albert-code cannot run MCP servers yet, so their tools are not available.", strings.Join(names, ", "))
+		msg := fmt.Sprintf("The MCP servers %s sent by the editor were not started: albert-code starts only the servers of its own configuration ([mcp_servers]) so far, so their tools are not available.", strings.Join(names, ", "))
 		s.log.Warn("mcp servers from the editor not started", "session", ss.id, "servers", names)
 		ss.pending = append(ss.pending, msg)
 	}
@@ -221,6 +225,12 @@ func (s *server) CloseSession(_ context.Context, p sdk.CloseSessionRequest) (sdk
 		_, err := s.session(p.SessionId)
 		return sdk.CloseSessionResponse{}, err
 	}
-	ss.chat.Close()
+	ss.close()
 	return sdk.CloseSessionResponse{}, nil
+}
+
+// close ends the session's conversation, then stops its MCP servers.
+func (ss *session) close() {
+	ss.chat.Close()
+	ss.env.Close()
 }
