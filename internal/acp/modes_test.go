@@ -94,7 +94,9 @@ func TestEditorMCPServersAreReportedAsNotStarted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the notice", func() bool { return strings.Contains(c.agentText(), `"files" (stdio: mcp-files) sent by the editor were not started`) })
+	waitFor(t, "the notice", func() bool {
+		return strings.Contains(c.agentText(), `"files" (stdio: mcp-files) sent by the editor were not started`)
+	})
 }
 
 func TestPromptBlocksBecomeText(t *testing.T) {
