@@ -2,6 +2,8 @@ package acp
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -182,4 +184,24 @@ func TestCompactCommandShowsAsAToolCall(t *testing.T) {
 	if !started || !done || len(f.srv.Requests()) != 4 || !strings.Contains(f.srv.Requests()[3].Body, "keep q3") {
 		t.Fatalf("compaction shown %v/%v, %d model requests", started, done, len(f.srv.Requests()))
 	}
+}
+
+// The start-up quota warnings every face shows reach the editor too: here the one
+// about a rate-limit state file that had to be rebuilt.
+func TestQuotaWarningsReachTheEditor(t *testing.T) {
+	f, out := start(t, fakemodel.Script{}, nil)
+	home := f.vars["ALBERT_CODE_HOME"]
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, "ratelimit_state.json"), []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := &client{}
+	conn := f.connect(out, c, sdk.ClientCapabilities{})
+	f.newSession(conn)
+	waitFor(t, "the warning", func() bool {
+		text := c.agentText()
+		return strings.Contains(text, "warning:") && strings.Contains(text, "ratelimit_state.json")
+	})
 }

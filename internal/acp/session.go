@@ -43,8 +43,8 @@ type session struct {
 }
 
 // NewSession opens a new conversation in the editor's folder.
-func (s *server) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
-	ss, err := s.open(p.Cwd, "", p.McpServers)
+func (s *server) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
+	ss, err := s.open(ctx, p.Cwd, "", p.McpServers)
 	if err != nil {
 		return sdk.NewSessionResponse{}, err
 	}
@@ -63,7 +63,7 @@ func (s *server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk
 	s.mu.Unlock()
 	if ss == nil {
 		var err error
-		if ss, err = s.open(p.Cwd, string(p.SessionId), p.McpServers); err != nil {
+		if ss, err = s.open(ctx, p.Cwd, string(p.SessionId), p.McpServers); err != nil {
 			return sdk.LoadSessionResponse{}, err
 		}
 	}
@@ -76,7 +76,7 @@ func (s *server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk
 }
 
 // open builds a chat session for cwd: a new one, or the saved one called resume.
-func (s *server) open(cwd, resume string, mcp []sdk.McpServer) (*session, error) {
+func (s *server) open(ctx context.Context, cwd, resume string, mcp []sdk.McpServer) (*session, error) {
 	if !filepath.IsAbs(cwd) {
 		return nil, invalidParams("cwd %q is not an absolute path; send the workspace folder's absolute path", cwd)
 	}
@@ -106,6 +106,11 @@ func (s *server) open(cwd, resume string, mcp []sdk.McpServer) (*session, error)
 	}
 	for _, w := range c.Warnings() {
 		ss.pending = append(ss.pending, "Warning: "+w)
+	}
+	// The daily quota, as every face shows it at start: "warning:" at 80 %,
+	// "critical:" at 95 %, and a rate-limit state that had to be rebuilt.
+	for _, w := range env.QuotaWarnings(ctx) {
+		ss.pending = append(ss.pending, w)
 	}
 	s.mu.Lock()
 	s.sessions[ss.id] = ss
