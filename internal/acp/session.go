@@ -109,9 +109,7 @@ func (s *server) open(ctx context.Context, cwd, resume string, mcp []sdk.McpServ
 	}
 	// The daily quota, as every face shows it at start: "warning:" at 80 %,
 	// "critical:" at 95 %, and a rate-limit state that had to be rebuilt.
-	for _, w := range env.QuotaWarnings(ctx) {
-		ss.pending = append(ss.pending, w)
-	}
+	ss.pending = append(ss.pending, env.QuotaWarnings(ctx)...)
 	s.mu.Lock()
 	s.sessions[ss.id] = ss
 	s.mu.Unlock()
