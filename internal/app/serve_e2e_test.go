@@ -164,3 +164,28 @@ func TestServeReportsEveryProblemAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// The server logs the start-up quota warnings once, as every face shows them: here
+// the one about a rate-limit state file it had to rebuild.
+func TestServeLogsQuotaWarningsAtStart(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.writeHomeFile("ratelimit_state.json", "{not json")
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd, stderr, exited := startServe(ctx, t, h, "ALBERT_CODE_API_MODE=1",
+		"ALBERT_CODE_API_MODE_PORT="+strconv.Itoa(freePort(t)), "ALBERT_CODE_API_MODE_TOKEN=e2e-token-0123456789abcdef")
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(stderr.String(), "quota: warning:") || !strings.Contains(stderr.String(), "ratelimit_state.json") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no quota warning at start; stderr:\n%s", stderr.String())
+		}
+		select {
+		case err := <-exited:
+			t.Fatalf("serve exited (%v); stderr:\n%s", err, stderr.String())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	<-exited
+}

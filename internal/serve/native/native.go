@@ -215,3 +215,14 @@ func stoppedBy(ctx context.Context) adapter.ErrorKind {
 	}
 	return adapter.ErrorCancelled
 }
+
+// QuotaWarnings are the start-up quota warnings of the configured model ("warning:"
+// at 80 % of a daily quota, "critical:" at 95 %, a rate-limit state that had to be
+// rebuilt), for the server to log once when it starts, as every face shows them.
+func (n *Native) QuotaWarnings(ctx context.Context) []string {
+	env, err := n.baseEnv()
+	if err != nil {
+		return nil
+	}
+	return env.QuotaWarnings(ctx)
+}
