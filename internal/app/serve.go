@@ -101,7 +101,9 @@ func runServe(cmd *cobra.Command, src serveconfig.Source) error {
 	if n := store.Interrupted(); n > 0 {
 		logger.Warn("runs interrupted by the last stop are marked failed", "runs", n)
 	}
-	if q, ok := backend.(interface{ QuotaWarnings(context.Context) []string }); ok {
+	if q, ok := backend.(interface {
+		QuotaWarnings(context.Context) []string
+	}); ok {
 		for _, w := range q.QuotaWarnings(cmd.Context()) {
 			logger.Warn("quota: " + w)
 		}
