@@ -13,7 +13,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/llm"
@@ -35,14 +34,6 @@ const DefaultIdleTimeout = 5 * time.Minute
 // by judgement 16384 lets the model write a large file in one tool call and is
 // within every current model's output limit.
 const DefaultMaxTokens = 16384
-
-// sharedTransport keeps warm connections across Providers, as in openaicompat:
-// sub-agents and the serve layer call the same server in parallel.
-var sharedTransport = sync.OnceValue(func() *http.Transport {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.MaxIdleConnsPerHost = 128
-	return t
-})
 
 // Options configure a Provider.
 type Options struct {
@@ -88,7 +79,7 @@ func New(opts Options) *Provider {
 	}
 	client := opts.HTTPClient
 	if client == nil {
-		client = &http.Client{Transport: sharedTransport()}
+		client = &http.Client{Transport: sse.Transport()}
 	}
 	endpoint := strings.TrimRight(opts.BaseURL, "/") + "/v1/messages"
 	name := endpoint

@@ -11,22 +11,15 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/llm"
 	"github.com/etalab-ia/albert-code/internal/llm/openaicompat"
+	"github.com/etalab-ia/albert-code/internal/llm/sse"
 )
 
 // DefaultBaseURL is Mistral's API root.
 const DefaultBaseURL = "https://api.mistral.ai/v1"
-
-// sharedTransport keeps warm connections across Providers, as in openaicompat.
-var sharedTransport = sync.OnceValue(func() *http.Transport {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.MaxIdleConnsPerHost = 128
-	return t
-})
 
 // Options configure a Provider.
 type Options struct {
@@ -55,7 +48,7 @@ func New(opts Options) *Provider {
 	if opts.BaseURL == "" {
 		opts.BaseURL = DefaultBaseURL
 	}
-	base := http.RoundTripper(sharedTransport())
+	base := http.RoundTripper(sse.Transport())
 	client := &http.Client{}
 	if opts.HTTPClient != nil {
 		*client = *opts.HTTPClient

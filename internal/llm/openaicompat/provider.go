@@ -16,10 +16,10 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/llm"
+	"github.com/etalab-ia/albert-code/internal/llm/sse"
 )
 
 // DefaultIdleTimeout is how long a server may stay silent (before the headers, or
@@ -27,23 +27,6 @@ import (
 // than the prefill of a 128k-token prompt on one busy GPU, short enough that a dead
 // connection does not hang a headless run forever.
 const DefaultIdleTimeout = 5 * time.Minute
-
-// maxIdleConnsPerHost is how many warm connections are kept to one model server.
-// Sub-agents call it in parallel, and the serve layer runs many conversations at
-// once: with net/http's default of 2 (or the 16 we had), a burst of 50 concurrent
-// runs paid a new connection for most calls, 8 % of serve's CPU.
-const maxIdleConnsPerHost = 128
-
-// sharedTransport is every default Provider's transport: a clone of
-// http.DefaultTransport (proxy from the environment, HTTP/2) keeping more idle
-// connections. Providers built for the same server, one per run in the serve layer,
-// then reuse each other's warm connections.
-var sharedTransport = sync.OnceValue(func() *http.Transport {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.MaxIdleConns = 4 * maxIdleConnsPerHost
-	t.MaxIdleConnsPerHost = maxIdleConnsPerHost
-	return t
-})
 
 // Options configure a Provider.
 type Options struct {
@@ -60,7 +43,7 @@ type Options struct {
 	// Go's default.
 	UserAgent string
 	// HTTPClient sends the requests; nil uses a transport shared by every Provider
-	// (see sharedTransport). Its Timeout must be zero or longer than any
+	// (see sse.Transport). Its Timeout must be zero or longer than any
 	// answer: it bounds the whole stream.
 	HTTPClient *http.Client
 	// XMLToolCalls turns on recovery of tool calls written as XML in the text
@@ -91,7 +74,7 @@ type Provider struct {
 func New(opts Options) *Provider {
 	client := opts.HTTPClient
 	if client == nil {
-		client = &http.Client{Transport: sharedTransport()}
+		client = &http.Client{Transport: sse.Transport()}
 	}
 	if opts.Timeout == 0 {
 		opts.Timeout = DefaultIdleTimeout

@@ -25,13 +25,6 @@ import (
 // zero: the same judgement as openaicompat.DefaultIdleTimeout.
 const DefaultIdleTimeout = 5 * time.Minute
 
-// sharedTransport keeps warm connections across Providers, as in openaicompat.
-var sharedTransport = sync.OnceValue(func() *http.Transport {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.MaxIdleConnsPerHost = 128
-	return t
-})
-
 // Options configure a Provider. APIKey selects the Gemini API; Project and
 // Location select Vertex AI.
 type Options struct {
@@ -96,7 +89,7 @@ func New(opts Options) *Provider {
 	}
 	client := opts.HTTPClient
 	if client == nil {
-		client = &http.Client{Transport: sharedTransport()}
+		client = &http.Client{Transport: sse.Transport()}
 	}
 	h := http.Header{}
 	h.Set("Content-Type", "application/json")
