@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -66,17 +65,7 @@ jobs:
 	if got, err := os.ReadFile(filepath.Join(dir, "result.txt")); err != nil || string(got) != "Hello from the cron." {
 		t.Errorf("result.txt = %q, %v", got, err)
 	}
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-exited:
-		if err != nil {
-			t.Errorf("serve exited with %v after SIGTERM:\n%s", err, stderr.String())
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatalf("serve did not stop after SIGTERM:\n%s", stderr.String())
-	}
+	stopServe(t, cmd, exited, stderr, 60*time.Second)
 	if !strings.Contains(stderr.String(), "cron: scheduler stopped") {
 		t.Errorf("no scheduler stop in the log:\n%s", stderr.String())
 	}

@@ -125,18 +125,24 @@ func (h *harness) run(args ...string) result {
 	h.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
 	defer cancel()
-	cmd := h.command(ctx, args...)
+	return runToEnd(h.t, ctx, h.command(ctx, args...), args)
+}
+
+// runToEnd runs cmd, made with ctx, and collects its exit code and output; running
+// out of ctx's time fails the test.
+func runToEnd(t *testing.T, ctx context.Context, cmd *exec.Cmd, args []string) result {
+	t.Helper()
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
 	if ctx.Err() != nil {
-		h.t.Fatalf("albert-code %v did not finish in time; stderr:\n%s", args, errOut.String())
+		t.Fatalf("albert-code %v did not finish in time; stderr:\n%s", args, errOut.String())
 	}
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
 	} else if err != nil {
-		h.t.Fatal(err)
+		t.Fatal(err)
 	}
 	return result{code: code, stdout: out.String(), stderr: errOut.String()}
 }

@@ -77,19 +77,7 @@ func (u *albertUser) run(args ...string) result {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary, args...)
 	cmd.Dir, cmd.Env, cmd.Stdin = u.work, u.env, strings.NewReader("")
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		u.t.Fatalf("albert-code %v did not finish in time; stderr:\n%s", args, errOut.String())
-	}
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		u.t.Fatal(err)
-	}
-	return result{code: code, stdout: out.String(), stderr: errOut.String()}
+	return runToEnd(u.t, ctx, cmd, args)
 }
 
 const perMinute429 = `{"detail": "50 requests for test/model-a per minute exceeded."}`

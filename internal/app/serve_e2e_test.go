@@ -72,6 +72,22 @@ func startServe(ctx context.Context, t *testing.T, h *harness, env ...string) (*
 	return cmd, stderr, exited
 }
 
+// stopServe sends SIGTERM and waits, at most limit, for a clean exit.
+func stopServe(t *testing.T, cmd *exec.Cmd, exited <-chan error, stderr *lockedBuffer, limit time.Duration) {
+	t.Helper()
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("serve exited with %v after SIGTERM:\n%s", err, stderr.String())
+		}
+	case <-time.After(limit):
+		t.Fatalf("serve did not stop after SIGTERM:\n%s", stderr.String())
+	}
+}
+
 // TestServeEndToEnd starts the real binary with the native adapter against the fake
 // model, calls /healthz and /run, and stops it with SIGTERM.
 func TestServeEndToEnd(t *testing.T) {
@@ -127,17 +143,7 @@ func TestServeEndToEnd(t *testing.T) {
 		t.Errorf("/run: %d %v\n%s", code, out, stderr.String())
 	}
 
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-exited:
-		if err != nil {
-			t.Errorf("serve exited with %v after SIGTERM:\n%s", err, stderr.String())
-		}
-	case <-time.After(40 * time.Second):
-		t.Fatalf("serve did not stop after SIGTERM:\n%s", stderr.String())
-	}
+	stopServe(t, cmd, exited, stderr, 40*time.Second)
 	if !strings.Contains(stderr.String(), "stopped") {
 		t.Errorf("no stop in the log:\n%s", stderr.String())
 	}
@@ -186,6 +192,5 @@ func TestServeLogsQuotaWarningsAtStart(t *testing.T) {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
-	_ = cmd.Process.Signal(syscall.SIGTERM)
-	<-exited
+	stopServe(t, cmd, exited, stderr, 40*time.Second)
 }

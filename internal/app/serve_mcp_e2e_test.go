@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -61,19 +60,9 @@ func TestServeMCPEndToEnd(t *testing.T) {
 		t.Errorf("run_prompt: %+v %v\n%s", res, err, stderr.String())
 	}
 
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-exited:
-		if err != nil {
-			t.Errorf("serve exited with %v after SIGTERM:\n%s", err, stderr.String())
-		}
 	// Judgement: the shutdown waits for nothing here; 20 s would mean an open MCP
 	// session held the HTTP drain up.
-	case <-time.After(20 * time.Second):
-		t.Fatalf("serve did not stop after SIGTERM:\n%s", stderr.String())
-	}
+	stopServe(t, cmd, exited, stderr, 20*time.Second)
 	if !strings.Contains(stderr.String(), "MCP listening") || strings.Contains(stderr.String(), "HTTP server shutdown") {
 		t.Errorf("log:\n%s", stderr.String())
 	}
