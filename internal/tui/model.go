@@ -31,6 +31,7 @@ type Model struct {
 	// /resume) are dropped.
 	gen     int
 	opening bool
+	warmed  bool     // the highlighting grammars are loaded
 	queued  []string // prompts typed before the conversation was open
 
 	busy      bool
@@ -121,8 +122,22 @@ func (m *Model) Init() tea.Cmd {
 	if m.o.InitialPrompt != "" {
 		m.queued = append(m.queued, m.o.InitialPrompt)
 	}
-	warm := func() tea.Msg { render.Warm(); return nil }
-	return tea.Batch(m.nextStartStep(), warm)
+	return m.nextStartStep()
+}
+
+// warmDelay lets the first frame reach the terminal (a frame is at most 1/60 s
+// away) before the grammars load.
+const warmDelay = 100 * time.Millisecond
+
+// warmRenderer loads the highlighting grammars once the first screen is up, so
+// the first code block of an answer does not stall a frame; loading them beside
+// the start delayed the first paint on two cores.
+func (m *Model) warmRenderer() tea.Cmd {
+	if m.warmed {
+		return nil
+	}
+	m.warmed = true
+	return tea.Tick(warmDelay, func(time.Time) tea.Msg { render.Warm(); return nil })
 }
 
 // nextStartStep shows the setup screen or the trust question if they are due,
@@ -174,7 +189,7 @@ func (m *Model) opened(msg openedMsg) tea.Cmd {
 		m.o.PickSession = false
 		m.Pick("session")
 	}
-	var cmds []tea.Cmd
+	cmds := []tea.Cmd{m.warmRenderer()}
 	for _, q := range m.queued {
 		cmds = append(cmds, m.submit(q))
 	}

@@ -14,6 +14,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"time"
 )
@@ -32,6 +33,12 @@ func run() error {
 	rate := flag.Int("rate", 100, "tokens per second while streaming")
 	messages := flag.Int("messages", 10000, "messages in the long session")
 	flag.Parse()
+	// The start-ups run in a scratch folder, so a relative path would not resolve.
+	abs, err := filepath.Abs(*bin)
+	if err != nil {
+		return fmt.Errorf("-albert-code %s: %w", *bin, err)
+	}
+	*bin = abs
 
 	fmt.Printf("tuibench: %d start-ups, %d tokens at %d tokens/s, a %d-message session\n\n", *n, *tokens, *rate, *messages)
 	if err := benchStartup(*bin, *n); err != nil {
