@@ -9,11 +9,11 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
+
+	"github.com/etalab-ia/albert-code/internal/mdext"
 )
 
 // Options shape one rendering.
@@ -22,12 +22,22 @@ type Options struct {
 	Color bool
 }
 
-var parser = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList)).Parser()
+var parser = mdext.NewParser()
 
 // Render renders src wrapped to width columns, as lines with no trailing newline.
 // Every line fits width, except where a table cannot shrink further.
-func Render(src string, width int, o Options) []string {
+func Render(src string, width int, o Options) (lines []string) {
 	width = max(width, 8)
+	defer func() {
+		// A parser bug costs the formatting, not the session (goldmark before
+		// v1.8.7 indexed out of range on "> \t`"): the text shows as it came.
+		if recover() != nil {
+			lines = nil
+			for _, l := range strings.Split(ansi.Strip(src), "\n") {
+				lines = append(lines, wrap(l, width)...)
+			}
+		}
+	}()
 	source := []byte(src)
 	doc := parser.Parse(text.NewReader(source))
 	r := &renderer{src: source, o: o}
