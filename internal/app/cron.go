@@ -197,8 +197,9 @@ func printCronListing(w io.Writer, rows []cronJobListing) {
 // newServeCron builds the scheduler of `serve` when the cron mode is on and the
 // API's is not (the API wins, as in the original), or returns nil. Jobs run on
 // the serve layer's backend through its runner, and take the same workspace
-// locks as the other modes.
-func newServeCron(c serveconfig.Config, home string, backend adapter.Backend, root *workspace.Root, locks *workspace.Locks, logger *slog.Logger) (*cron.Scheduler, error) {
+// locks as the other modes. A non-nil notifier (the bot of this process) sends
+// the notifications; otherwise cron builds its own sender when jobs name a chat.
+func newServeCron(c serveconfig.Config, home string, backend adapter.Backend, root *workspace.Root, locks *workspace.Locks, notifier cron.Notifier, logger *slog.Logger) (*cron.Scheduler, error) {
 	if !c.Cron.Enabled {
 		return nil, nil
 	}
@@ -217,22 +218,23 @@ func newServeCron(c serveconfig.Config, home string, backend adapter.Backend, ro
 	if history == "" {
 		history = filepath.Join(home, "cron")
 	}
+	if notifier == nil {
+		if notifier, err = newCronNotifier(c, f.Jobs, logger); err != nil {
+			return nil, err
+		}
+	} else {
+		logger.Info("cron: notifications go through the Telegram bot of this process")
+	}
 	rn := runner.New(runner.Options{Timeout: c.Timeout, IdleTimeout: c.IdleTimeout})
 	sched, err := cron.New(cron.Options{
 		Jobs: f.Jobs, File: f.Path, Root: root, Locks: locks, HistoryDir: history, Logger: logger,
 		Agent: cron.AgentFunc(func(ctx context.Context, req adapter.Request) (adapter.Result, error) {
 			return rn.Run(ctx, backend, req, nil)
 		}),
-		// Notifier: the Telegram implementation plugs in here.
+		Notifier: notifier,
 	})
 	if err != nil {
 		return nil, usageError("%v", err)
-	}
-	for _, j := range f.Enabled() {
-		if j.TelegramChatID != 0 {
-			logger.Warn("cron: jobs have a telegram_chat_id but this build sends no notifications; the outcome is kept in the history folder", "job", j.Name)
-			break
-		}
 	}
 	logger.Info("cron: jobs loaded", "file", c.Cron.File, "jobs", len(f.Jobs), "enabled", len(f.Enabled()), "history", history)
 	return sched, nil

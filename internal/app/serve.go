@@ -26,6 +26,7 @@ import (
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
 	"github.com/etalab-ia/albert-code/internal/serve/api"
 	serveconfig "github.com/etalab-ia/albert-code/internal/serve/config"
+	"github.com/etalab-ia/albert-code/internal/serve/cron"
 	mcpserve "github.com/etalab-ia/albert-code/internal/serve/mcp"
 	"github.com/etalab-ia/albert-code/internal/serve/native"
 	"github.com/etalab-ia/albert-code/internal/serve/openai"
@@ -137,7 +138,17 @@ func runServe(cmd *cobra.Command, src serveconfig.Source) error {
 		}
 		defer mcpSrv.Close()
 	}
-	sched, err := newServeCron(c, home, backend, root, srv.Locks(), logger)
+	tgBot, err := newServeTelegram(c, home, backend, root, srv.Locks(), logger)
+	if err != nil {
+		return err
+	}
+	// With the bot in this process, cron notifies through its sender: one
+	// client, so both wait out the same flood-control limits.
+	var notifier cron.Notifier
+	if tgBot != nil {
+		notifier = tgBot.Notifier()
+	}
+	sched, err := newServeCron(c, home, backend, root, srv.Locks(), notifier, logger)
 	if err != nil {
 		return err
 	}
@@ -188,6 +199,15 @@ func runServe(cmd *cobra.Command, src serveconfig.Source) error {
 		cronWG.Go(func() {
 			if err := sched.Run(ctx); err != nil {
 				logger.Error("cron: scheduler", "err", err)
+			}
+		})
+	}
+	if tgBot != nil {
+		// Like the scheduler: on a stop, runs get the bot's grace period, then
+		// their process groups are stopped.
+		cronWG.Go(func() {
+			if err := tgBot.Run(ctx); err != nil {
+				logger.Error("telegram: bot", "err", err)
 			}
 		})
 	}

@@ -23,6 +23,8 @@ const (
 	DefaultAdapter = "native"
 	// DefaultWorkspace is the original's root, the folder its container mounts.
 	DefaultWorkspace = "/workspace"
+	// DefaultTelegramAPIURL is Telegram's cloud Bot API.
+	DefaultTelegramAPIURL = "https://api.telegram.org"
 )
 
 // Mode names a way of serving, as it appears in variable names.
@@ -90,10 +92,16 @@ type MCP struct {
 	AllowedOrigins []string
 }
 
-// Telegram is the Telegram bot mode: read now, served by a later version.
+// Telegram is the Telegram bot mode (internal/serve/telegram).
 type Telegram struct {
-	Enabled                bool
-	Token, File, Overrides string
+	Enabled bool
+	// Token is the bot's; cron notifications use it too.
+	Token string
+	// File is the bot's YAML and Overrides its per-chat overrides; empty means
+	// the caller's defaults (under ALBERT_CODE_HOME).
+	File, Overrides string
+	// APIURL is the Bot API's base URL, without a trailing slash.
+	APIURL string
 }
 
 // Cron is the scheduler mode (internal/serve/cron).

@@ -35,8 +35,9 @@ func TestDefaults(t *testing.T) {
 		t.Fatalf("err %v, warnings %q", err, warnings)
 	}
 	want := Config{
-		API:     API{Enabled: true, Port: 8080, Tokens: []string{"0123456789abcdef0123"}, MaxBody: 10 << 20},
-		Adapter: "native", Workspace: "/workspace",
+		API:      API{Enabled: true, Port: 8080, Tokens: []string{"0123456789abcdef0123"}, MaxBody: 10 << 20},
+		Telegram: Telegram{APIURL: DefaultTelegramAPIURL},
+		Adapter:  "native", Workspace: "/workspace",
 		Timeout: 30 * time.Minute, IdleTimeout: 10 * time.Minute, QueueBound: 16, Retention: 6 * time.Hour,
 	}
 	if !equal(c, want) {
@@ -60,6 +61,8 @@ func TestEveryKnob(t *testing.T) {
 		"ALBERT_CODE_AVAILABLE_MODELS": "sonnet,opus", "ALBERT_CODE_AVAILABLE_EFFORTS": "low,high",
 		"ALBERT_CODE_TIMEOUT": "1800", "ALBERT_CODE_IDLE_TIMEOUT": "90s", "ALBERT_CODE_QUEUE_BOUND": "0",
 		"ALBERT_CODE_RESULT_RETENTION": "24h", "ALBERT_CODE_RUN_STORE": "/var/lib/runs.db",
+		"ALBERT_CODE_TELEGRAM_MODE": "1", "AICODEBOX_TELEGRAM_MODE_TOKEN": "123456:AbC-d_e", "ALBERT_CODE_TELEGRAM_MODE_CONFIG": "/etc/bot.yml",
+		"ALBERT_CODE_TELEGRAM_MODE_OVERRIDES": "/var/lib/ov.json", "ALBERT_CODE_TELEGRAM_MODE_API_URL": "http://127.0.0.1:8081/",
 	}.source(), machine)
 	if err != nil {
 		t.Fatal(err)
@@ -71,6 +74,7 @@ func TestEveryKnob(t *testing.T) {
 		Adapter: "claude", AgentBinary: "/opt/claude", Workspace: "/srv/w",
 		AvailableModels: []string{"sonnet", "opus"}, AvailableEfforts: []string{"low", "high"},
 		Timeout: 30 * time.Minute, IdleTimeout: 90 * time.Second, QueueBound: 0, Retention: 24 * time.Hour, RunStore: "/var/lib/runs.db",
+		Telegram: Telegram{Enabled: true, Token: "123456:AbC-d_e", File: "/etc/bot.yml", Overrides: "/var/lib/ov.json", APIURL: "http://127.0.0.1:8081"},
 	}
 	if !equal(c, want) {
 		t.Errorf("got  %+v\nwant %+v", c, want)
@@ -154,7 +158,6 @@ func TestProblemsAreAllReportedAtOnce(t *testing.T) {
 		`ALBERT_CODE_IDLE_TIMEOUT: "-5s": must be more than zero`,
 		`ALBERT_CODE_QUEUE_BOUND: "-1": want a whole number, 0 or more`,
 		`ALBERT_CODE_RESULT_RETENTION: "0": must be more than zero`,
-		`ALBERT_CODE_TELEGRAM_MODE: the telegram mode is not in this version`,
 		`ALBERT_CODE_AVAILABLE_MODELS: the API needs models to offer on /v1/models and the codex adapter lists none`,
 		`ALBERT_CODE_MCP_MODE_TOKEN: a token of the MCP server is also a token of the API`,
 		`ALBERT_CODE_ADAPTER: the codex adapter runs "codex", which is not found (not in $PATH)`,
@@ -194,6 +197,16 @@ func TestValidate(t *testing.T) {
 		{"missing agent binary named by its variable", env{"ALBERT_CODE_API_MODE": "1", "ALBERT_CODE_ADAPTER": "pi", "AICODEBOX_AGENT_BINARY": "/opt/pi"},
 			System{LookPath: func(string) (string, error) { return "", errors.New("no such file") }, IsDir: machine.IsDir, AdapterModels: []string{"m"}},
 			`AICODEBOX_AGENT_BINARY: the pi adapter runs "/opt/pi", which is not found`},
+		{"telegram alone", env{"ALBERT_CODE_TELEGRAM_MODE": "1", "ALBERT_CODE_TELEGRAM_MODE_TOKEN": "42:secret"}, machine, ""},
+		{"telegram needs a token", env{"ALBERT_CODE_TELEGRAM_MODE": "1"}, machine,
+			"ALBERT_CODE_TELEGRAM_MODE_TOKEN: the telegram mode needs the bot's token"},
+		{"telegram token malformed, not printed", env{"ALBERT_CODE_TELEGRAM_MODE": "1", "AICODEBOX_TELEGRAM_MODE_TOKEN": "42:se/cret"}, machine,
+			"AICODEBOX_TELEGRAM_MODE_TOKEN: the value is not a bot token"},
+		{"telegram ignored when the API wins", env{"ALBERT_CODE_API_MODE": "1", "ALBERT_CODE_TELEGRAM_MODE": "1"}, machine, ""},
+		{"telegram API URL", env{"ALBERT_CODE_TELEGRAM_MODE": "1", "ALBERT_CODE_TELEGRAM_MODE_TOKEN": "42:s", "ALBERT_CODE_TELEGRAM_MODE_API_URL": "127.0.0.1:8081"}, machine,
+			`ALBERT_CODE_TELEGRAM_MODE_API_URL: "127.0.0.1:8081": not a Bot API base URL`},
+		{"telegram needs the workspace root", env{"ALBERT_CODE_TELEGRAM_MODE": "1", "ALBERT_CODE_TELEGRAM_MODE_TOKEN": "42:s"}, System{IsDir: func(string) bool { return false }},
+			"ALBERT_CODE_WORKSPACE: /workspace is not a folder"},
 		{"flag named in the problem", env{"ALBERT_CODE_API_MODE": "1"}, System{IsDir: func(string) bool { return false }, AdapterModels: []string{"m"}},
 			"ALBERT_CODE_WORKSPACE: /workspace is not a folder"},
 	}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -78,13 +79,16 @@ var Settings = []*Setting{
 		Help: "Origin headers the MCP server accepts, comma separated",
 		set:  func(c *Config, v string) error { c.MCP.AllowedOrigins = splitList(v); return nil }},
 
-	modeSwitch(ModeTelegram, "telegram", true, "run the Telegram bot (a later version)", func(c *Config) *bool { return &c.Telegram.Enabled }),
+	modeSwitch(ModeTelegram, "telegram", true, "run the Telegram bot (see docs/serve-telegram.md)", func(c *Config) *bool { return &c.Telegram.Enabled }),
 	{Suffix: "TELEGRAM_MODE_TOKEN", Flag: "telegram-token", Original: true, Secret: true, Help: "the bot's token",
 		set: func(c *Config, v string) error { c.Telegram.Token = v; return nil }},
 	{Suffix: "TELEGRAM_MODE_CONFIG", Flag: "telegram-config", Original: true, Help: "the bot's YAML file",
 		set: func(c *Config, v string) error { c.Telegram.File = v; return nil }},
 	{Suffix: "TELEGRAM_MODE_OVERRIDES", Flag: "telegram-overrides", Original: true, Help: "the bot's per-chat overrides file",
 		set: func(c *Config, v string) error { c.Telegram.Overrides = v; return nil }},
+	{Suffix: "TELEGRAM_MODE_API_URL", Flag: "telegram-api-url", Default: DefaultTelegramAPIURL,
+		Help: "base URL of the Bot API, for a self-hosted Bot API server (also used by cron notifications)",
+		set:  setTelegramAPIURL},
 
 	modeSwitch(ModeCron, "cron", true, "run the scheduler: jobs from ALBERT_CODE_CRON_MODE_FILE (see docs/serve-cron.md)", func(c *Config) *bool { return &c.Cron.Enabled }),
 	{Suffix: "CRON_MODE_FILE", Flag: "cron-file", Original: true, Help: "the jobs' YAML file",
@@ -150,5 +154,15 @@ func setAdapter(c *Config, v string) error {
 		return errorf("%q is a Python adapter class: name a built-in adapter (native, claude, codex, pi, albert-code) or a .toml adapter file", v)
 	}
 	c.Adapter = v
+	return nil
+}
+
+// setTelegramAPIURL takes an http or https URL with a host and no path past "/".
+func setTelegramAPIURL(c *Config, v string) error {
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.Trim(u.Path, "/") != "" {
+		return errorf("not a Bot API base URL: want one such as %s or http://127.0.0.1:8081", DefaultTelegramAPIURL)
+	}
+	c.Telegram.APIURL = strings.TrimSuffix(v, "/")
 	return nil
 }

@@ -49,8 +49,12 @@ func (c *Config) Validate(sys System, unreadable Problems) Problems {
 	if !on && ok("API_MODE") && ok("MCP_MODE") && ok("TELEGRAM_MODE") && ok("CRON_MODE") {
 		add("API_MODE", "no mode is on: set ALBERT_CODE_API_MODE=1 or ALBERT_CODE_MCP_MODE=1 (or pass --api, --mcp)")
 	}
-	if c.Enabled(ModeTelegram) {
-		add("TELEGRAM_MODE", "the telegram mode is not in this version of albert-code: unset it")
+	if c.Telegram.Enabled && !c.API.Enabled && ok("TELEGRAM_MODE_TOKEN") && !validBotToken(c.Telegram.Token) {
+		if c.Telegram.Token == "" {
+			add("TELEGRAM_MODE_TOKEN", "the telegram mode needs the bot's token: ask @BotFather for one and set ALBERT_CODE_TELEGRAM_MODE_TOKEN")
+		} else {
+			add("TELEGRAM_MODE_TOKEN", "the value is not a bot token (want digits, a colon, then letters, digits, - or _, as @BotFather gives)")
+		}
 	}
 	if c.API.Enabled && len(c.AvailableModels) == 0 && len(sys.AdapterModels) == 0 {
 		add("AVAILABLE_MODELS", "the API needs models to offer on /v1/models and the %s adapter lists none: set ALBERT_CODE_AVAILABLE_MODELS=model-a,model-b", c.Adapter)
@@ -66,7 +70,7 @@ func (c *Config) Validate(sys System, unreadable Problems) Problems {
 	if ok("ADAPTER") {
 		ps = append(ps, c.checkAdapter(sys)...)
 	}
-	if ok("WORKSPACE") && (c.API.Enabled || c.MCP.Enabled) && sys.IsDir != nil && !sys.IsDir(c.Workspace) {
+	if ok("WORKSPACE") && (c.API.Enabled || c.MCP.Enabled || c.Telegram.Enabled) && sys.IsDir != nil && !sys.IsDir(c.Workspace) {
 		add("WORKSPACE", "%s is not a folder: create it, or set ALBERT_CODE_WORKSPACE to the folder to serve", c.Workspace)
 	}
 	return ps
@@ -97,4 +101,25 @@ func (c *Config) checkAdapter(sys System) Problems {
 		}
 	}
 	return ps
+}
+
+// validBotToken checks the shape of a token from @BotFather ("123456:ABC-def_1"),
+// so a typo is caught at start-up rather than by a 401 in the poll loop; it also
+// keeps the token, which goes into URL paths, free of "/" and "?".
+func validBotToken(t string) bool {
+	id, secret, ok := strings.Cut(t, ":")
+	if !ok || id == "" || secret == "" {
+		return false
+	}
+	for _, r := range id {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	for _, r := range secret {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
 }
