@@ -41,6 +41,10 @@ func TestBrokenServersAreReportedAndSkipped(t *testing.T) {
 		{"exits at once", func(t *testing.T) config.MCPServer {
 			return stdioServer("quits", script(t, `echo "missing API key FOO" >&2; exit 3`))
 		}, []string{"MCP server quits", "exit status 3", "missing API key FOO"}, 5 * time.Second},
+		{"closes stdout, then exits", func(t *testing.T) config.MCPServer {
+			// Longer than the 100 ms shutdown grace: the exit is still waited for.
+			return stdioServer("slow", script(t, `exec >&-; sleep 0.4; echo "bad config" >&2; exit 4`))
+		}, []string{"MCP server slow", "exit status 4", "bad config"}, 5 * time.Second},
 		{"hangs", func(t *testing.T) config.MCPServer {
 			s := stdioServer("hangs", script(t, `exec sleep 30`))
 			s.StartupTimeout = 300 * time.Millisecond

@@ -121,6 +121,12 @@ func (p *process) exitError() error {
 	return errors.New(msg)
 }
 
+// exitAfterEOF is how long a server that closed its stdout is given to be seen
+// exiting, so the error can say how it ended: reaping a process that exited at
+// once took over 100 ms on a loaded machine, and the message then lost its exit
+// status and stderr.
+const exitAfterEOF = 2 * time.Second
+
 // stderrTail is how much of a server's stderr is kept to explain a failure.
 const stderrTail = 2 << 10
 
@@ -152,7 +158,7 @@ func (r *frameReader) Read(b []byte) (int, error) {
 			select {
 			case <-r.p.exited:
 				return 0, r.p.fail(r.p.exitError())
-			case <-time.After(r.grace):
+			case <-time.After(max(r.grace, exitAfterEOF)):
 				return 0, r.p.fail(errors.New("it closed its stdout"))
 			}
 		}
