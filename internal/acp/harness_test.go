@@ -21,7 +21,7 @@ import (
 
 // fixture is a server on an in-memory pipe, a fake model, and a folder to work in.
 type fixture struct {
-	t     *testing.T
+	t     testing.TB
 	srv   *fakemodel.Server
 	work  string
 	vars  map[string]string
@@ -60,7 +60,7 @@ func (t *tap) all() []string {
 }
 
 // start runs Serve for a test; fromSrv is what the client reads.
-func start(t *testing.T, script fakemodel.Script, extraEnv map[string]string) (*fixture, io.Reader) {
+func start(t testing.TB, script fakemodel.Script, extraEnv map[string]string) (*fixture, io.Reader) {
 	t.Helper()
 	srv := fakemodel.NewTest(t, script)
 	root := t.TempDir()
@@ -253,7 +253,7 @@ func (f *fixture) newSession(conn *sdk.ClientSideConnection) sdk.NewSessionRespo
 	return resp
 }
 
-func ctxFor(t *testing.T) context.Context {
+func ctxFor(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	t.Cleanup(cancel)
 	return ctx
@@ -263,7 +263,7 @@ func prompt(id sdk.SessionId, text string) sdk.PromptRequest {
 	return sdk.PromptRequest{SessionId: id, Prompt: []sdk.ContentBlock{sdk.TextBlock(text)}}
 }
 
-func waitFor(t *testing.T, what string, cond func() bool) {
+func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for !cond() {

@@ -1,12 +1,15 @@
 package acp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -44,24 +47,49 @@ func TestOfficialTypeScriptClient(t *testing.T) {
 		{Text: []string{"done"}, Usage: &fakemodel.Usage{PromptTokens: 50, CompletionTokens: 5, TotalTokens: 55}},
 		{Text: []string{"working"}, Hang: true},
 		{Text: []string{"yes"}},
+		{ToolCalls: []fakemodel.ToolCall{{ID: "m1", Name: "everything_echo", Arguments: `{"message":"through the editor's server"}`}}},
+		{Text: []string{"echoed"}},
+		{ToolCalls: []fakemodel.ToolCall{{ID: "q1", Name: "ask_user_question", Arguments: `{"questions":[{"question":"Which database?","header":"Database",` +
+			`"options":[{"label":"SQLite","description":"one file"},{"label":"PostgreSQL","description":"a server"}]}]}`}}},
+		{Text: []string{"noted"}},
 	}})
 	work := filepath.Join(dir, "work")
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.CommandContext(ctx, node, filepath.Join(clientDir, "client.mjs"), bin, work)
+	cmd := exec.CommandContext(ctx, node, filepath.Join(clientDir, "client.mjs"), bin, work, everythingBin(t))
 	cmd.Dir = clientDir
 	cmd.Env = append(os.Environ(),
 		"HOME="+filepath.Join(dir, "home"), "ALBERT_CODE_HOME="+filepath.Join(dir, "home", ".albert-code"),
 		"XDG_CONFIG_HOME="+filepath.Join(dir, "xdg"), "ALBERT_API_KEY=k", "ALBERT_CODE_BASE_URL="+srv.URL())
-	out, err := cmd.Output()
-	if err != nil {
-		var stderr []byte
-		if ee, ok := err.(*exec.ExitError); ok {
-			stderr = ee.Stderr
-		}
-		t.Fatalf("client: %v\n%s\n%s", err, out, stderr)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
 	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	// The editor's MCP server runs in the workspace while its session is open: watch
+	// for it, then check it stopped with albert-acp (the client waits for its exit).
+	sawServer := false
+	var runErr error
+watch:
+	for {
+		select {
+		case runErr = <-exited:
+			break watch
+		case <-time.After(20 * time.Millisecond):
+			sawServer = sawServer || len(processesIn(work)) > 0
+		}
+	}
+	out := stdout.Bytes()
+	if runErr != nil {
+		t.Fatalf("client: %v\n%s\n%s", runErr, out, stderr.Bytes())
+	}
+	if !sawServer {
+		t.Error("no process ever ran in the workspace: the editor's MCP server was not seen")
+	}
+	waitFor(t, "no process left in the workspace", func() bool { return len(processesIn(work)) == 0 })
 	var got struct {
 		ProtocolVersion int      `json:"protocolVersion"`
 		AgentName       string   `json:"agentName"`
@@ -75,15 +103,29 @@ func TestOfficialTypeScriptClient(t *testing.T) {
 			Statuses    []string `json:"statuses"`
 			Diff        bool     `json:"diff"`
 		} `json:"toolPrompt"`
-		ModeUpdate    bool              `json:"modeUpdate"`
-		CancelStop    string            `json:"cancelStop"`
-		Listed        bool              `json:"listed"`
-		Replay        []string          `json:"replay"`
-		LoadedMode    string            `json:"loadedMode"`
-		AfterLoadStop string            `json:"afterLoadStop"`
-		Validated     int               `json:"validated"`
-		Invalid       []json.RawMessage `json:"invalid"`
-		NonJSON       []string          `json:"nonJSON"`
+		ModeUpdate     bool     `json:"modeUpdate"`
+		CancelStop     string   `json:"cancelStop"`
+		Listed         bool     `json:"listed"`
+		Replay         []string `json:"replay"`
+		LoadedMode     string   `json:"loadedMode"`
+		AfterLoadStop  string   `json:"afterLoadStop"`
+		LoadModeUpdate bool     `json:"loadModeUpdate"`
+		MCP            struct {
+			StopReason  string   `json:"stopReason"`
+			Permissions []string `json:"permissions"`
+			Statuses    []string `json:"statuses"`
+		} `json:"mcp"`
+		Question struct {
+			StopReason string `json:"stopReason"`
+			Asked      []struct {
+				ToolCallID string   `json:"toolCallId"`
+				Title      string   `json:"title"`
+				Options    []string `json:"options"`
+			} `json:"asked"`
+		} `json:"question"`
+		Validated int               `json:"validated"`
+		Invalid   []json.RawMessage `json:"invalid"`
+		NonJSON   []string          `json:"nonJSON"`
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("client output %q: %v", out, err)
@@ -108,6 +150,17 @@ func TestOfficialTypeScriptClient(t *testing.T) {
 		t.Errorf("replay kinds %v", got.Replay)
 	case got.AfterLoadStop != "end_turn":
 		t.Errorf("prompt after load: %q", got.AfterLoadStop)
+	case got.LoadedMode != "plan" || !got.LoadModeUpdate:
+		t.Errorf("load restored mode %q (current_mode_update %v), want the session's plan", got.LoadedMode, got.LoadModeUpdate)
+	case got.MCP.StopReason != "end_turn" || !slices.Equal(got.MCP.Permissions, []string{"m1"}) || !slices.Contains(got.MCP.Statuses, "m1:completed"):
+		t.Errorf("the editor's MCP server: %+v", got.MCP)
+	case got.Question.StopReason != "end_turn" || len(got.Question.Asked) != 1 || got.Question.Asked[0].ToolCallID != "q1" ||
+		got.Question.Asked[0].Title != "Which database?" || !slices.Equal(got.Question.Asked[0].Options, []string{"SQLite", "PostgreSQL", "None of these"}):
+		t.Errorf("ask_user_question: %+v", got.Question)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 9 || !strings.Contains(reqs[6].Body, "through the editor's server") || !strings.Contains(reqs[8].Body, "chose: PostgreSQL") {
+		t.Errorf("%d model requests; the MCP result or the answer did not reach the model", len(reqs))
 	}
 	if len(got.Invalid) > 0 || len(got.NonJSON) > 0 {
 		t.Errorf("%d messages fail the schema, %d lines are not JSON:\n%s\n%q", len(got.Invalid), len(got.NonJSON), got.Invalid, got.NonJSON)
@@ -115,4 +168,19 @@ func TestOfficialTypeScriptClient(t *testing.T) {
 	if got.Validated < 20 {
 		t.Errorf("only %d messages validated", got.Validated)
 	}
+}
+
+// processesIn lists the pids of the processes whose working directory is dir.
+func processesIn(dir string) []string {
+	entries, _ := os.ReadDir("/proc")
+	var pids []string
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		if cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd")); err == nil && cwd == dir {
+			pids = append(pids, e.Name())
+		}
+	}
+	return pids
 }

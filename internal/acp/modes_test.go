@@ -86,21 +86,6 @@ func TestModesAndTheModelOptionSwitchAndKeepTheHistory(t *testing.T) {
 	}
 }
 
-func TestEditorMCPServersAreReportedAsNotStarted(t *testing.T) {
-	f, out := start(t, fakemodel.Script{}, nil)
-	c := &client{}
-	conn := f.connect(out, c, sdk.ClientCapabilities{})
-	_, err := conn.NewSession(ctxFor(t), sdk.NewSessionRequest{Cwd: f.work, McpServers: []sdk.McpServer{
-		{Stdio: &sdk.McpServerStdio{Name: "files", Command: "mcp-files", Args: []string{}, Env: []sdk.EnvVariable{}}},
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, "the notice", func() bool {
-		return strings.Contains(c.agentText(), `"files" (stdio: mcp-files) sent by the editor were not started`)
-	})
-}
-
 func TestPromptBlocksBecomeText(t *testing.T) {
 	f, out := start(t, fakemodel.Script{Turns: []fakemodel.Turn{{Text: []string{"ok"}}}}, nil)
 	conn := f.connect(out, &client{}, sdk.ClientCapabilities{})

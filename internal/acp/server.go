@@ -92,6 +92,7 @@ func (s *server) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Ini
 		AgentCapabilities: sdk.AgentCapabilities{
 			LoadSession:         true,
 			PromptCapabilities:  sdk.PromptCapabilities{EmbeddedContext: true},
+			McpCapabilities:     mcpCapabilities,
 			SessionCapabilities: sdk.SessionCapabilities{List: &sdk.SessionListCapabilities{}, Close: &sdk.SessionCloseCapabilities{}},
 		},
 		AuthMethods: []sdk.AuthMethod{{Agent: &sdk.AuthMethodAgent{Id: "api-key", Name: "API key", Description: &desc}}},
@@ -138,8 +139,8 @@ func (s *server) closeAll() {
 }
 
 // answered runs once the response to session/new or session/load is on the wire:
-// the updates that must follow it (available commands, unstarted MCP servers) go
-// out now, and prompts may stream.
+// the updates that must follow it (available commands, start-up warnings such as MCP
+// servers that failed to start) go out now, and prompts may stream.
 func (s *server) answered(method string, params, result json.RawMessage) {
 	var ids struct {
 		SessionID string `json:"sessionId"`

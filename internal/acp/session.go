@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -26,11 +25,12 @@ type session struct {
 	cwd  string
 	srv  *server
 	chat *chat.Session
-	// env is closed with the session: it stops the configured MCP servers.
+	// env is closed with the session: it stops the configured MCP servers and the
+	// editor's.
 	env *agentenv.Env
 
 	// pending are messages for the user that must wait for the session's id to be
-	// on the wire (MCP servers not started); announced sends them once.
+	// on the wire (MCP servers that failed to start); announced sends them once.
 	pending   []string
 	announced sync.Once
 
@@ -68,6 +68,10 @@ func (s *server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk
 		}
 	}
 	ss.replay(ctx)
+	// The session goes on with its own profile and model: say so after the history,
+	// for clients that follow updates rather than the response.
+	ss.send(ctx, sdk.SessionUpdate{CurrentModeUpdate: &sdk.SessionCurrentModeUpdate{CurrentModeId: sdk.SessionModeId(ss.chat.Profile())}})
+	ss.sendConfigOptions(ctx)
 	modes, opts, err := ss.state()
 	if err != nil {
 		return sdk.LoadSessionResponse{}, err
@@ -87,8 +91,16 @@ func (s *server) open(ctx context.Context, cwd, resume string, mcp []sdk.McpServ
 	if err != nil {
 		return nil, openError(err)
 	}
-	ss := &session{cwd: cwd, srv: s, env: env}
-	c, err := chat.Open(env, chat.Options{Resume: resume, Approver: approver{ss}, ToolOverrides: ss.editorTools(s.clientCaps())})
+	var restored []string
+	if resume != "" {
+		env, restored = withSavedSettings(env, resume)
+	}
+	env, notices := withEditorMCP(env, mcp)
+	for _, w := range restored {
+		notices = append(notices, "Warning: "+w)
+	}
+	ss := &session{cwd: cwd, srv: s, env: env, pending: notices}
+	c, err := chat.Open(env, chat.Options{Resume: resume, Approver: approver{ss}, ToolOverrides: append(ss.editorTools(s.clientCaps()), ss.askTool())})
 	if err != nil {
 		env.Close()
 		return nil, openError(err)
@@ -99,13 +111,11 @@ func (s *server) open(ctx context.Context, cwd, resume string, mcp []sdk.McpServ
 	if ss.id == "" { // sessions disabled: the id only has to be unique here
 		ss.id = randomID()
 	}
-	if names := mcpNames(mcp); len(names) > 0 {
-		msg := fmt.Sprintf("The MCP servers %s sent by the editor were not started: albert-code starts only the servers of its own configuration ([mcp_servers]) so far, so their tools are not available.", strings.Join(names, ", "))
-		s.log.Warn("mcp servers from the editor not started", "session", ss.id, "servers", names)
-		ss.pending = append(ss.pending, msg)
-	}
 	for _, w := range c.Warnings() {
 		ss.pending = append(ss.pending, "Warning: "+w)
+	}
+	for _, m := range ss.pending {
+		s.log.Warn("session start-up", "session", ss.id, "message", m)
 	}
 	// The daily quota, as every face shows it at start: "warning:" at 80 %,
 	// "critical:" at 95 %, and a rate-limit state that had to be rebuilt.
@@ -114,23 +124,6 @@ func (s *server) open(ctx context.Context, cwd, resume string, mcp []sdk.McpServ
 	s.sessions[ss.id] = ss
 	s.mu.Unlock()
 	return ss, nil
-}
-
-func mcpNames(servers []sdk.McpServer) []string {
-	var names []string
-	for _, m := range servers {
-		switch {
-		case m.Stdio != nil:
-			names = append(names, fmt.Sprintf("%q (stdio: %s)", m.Stdio.Name, m.Stdio.Command))
-		case m.Http != nil:
-			names = append(names, fmt.Sprintf("%q (http: %s)", m.Http.Name, m.Http.Url))
-		case m.Sse != nil:
-			names = append(names, fmt.Sprintf("%q (sse: %s)", m.Sse.Name, m.Sse.Url))
-		case m.Acp != nil:
-			names = append(names, fmt.Sprintf("%q (acp)", m.Acp.Name))
-		}
-	}
-	return names
 }
 
 // openError says what the editor's user must do; a missing key is auth_required.

@@ -108,6 +108,10 @@ func (e *Env) NewRun(o RunOptions) (*Run, error) {
 	if sess.log == nil && sessErr == nil {
 		sess.history, sess.stats = o.History, o.Stats
 	}
+	policy := e.Policy(e.Profile)
+	if toolErr == nil {
+		reg, toolErr = e.withSkillGrants(reg, policy, sess.history)
+	}
 	if err := errors.Join(sessErr, toolErr); err != nil {
 		sess.close()
 		releaseMCP()
@@ -154,7 +158,7 @@ func (e *Env) NewRun(o RunOptions) (*Run, error) {
 		sess.close()
 	}}
 	opts := agent.Options{
-		Provider: provider, Model: AgentModel(m), Tools: reg, Policy: e.Policy(e.Profile),
+		Provider: provider, Model: AgentModel(m), Tools: reg, Policy: policy,
 		Approver: o.Approver, Middlewares: middlewares,
 		SystemPrompt: system, History: sess.history, Stats: sess.stats,
 		CompactKeepTurns: e.Config.Compaction.KeepRecentTurns,
@@ -216,7 +220,15 @@ func (e *Env) openSession(o RunOptions, model string) (openedSession, error) {
 		return openedSession{}, err
 	}
 	meta := sl.Meta()
-	return openedSession{log: sl, history: history, stats: agent.Stats{Usage: meta.Usage, Cost: meta.Cost}, warnings: sl.Warnings()}, nil
+	warnings := sl.Warnings()
+	// The session goes on with this run's profile and model: record them, so that
+	// reopening it (ACP's session/load) restores them rather than the defaults.
+	if meta.Profile != e.Profile.Name || meta.Model != model {
+		if err := sl.UpdateMeta(func(m *session.Meta) { m.Profile, m.Model = e.Profile.Name, model }); err != nil {
+			warnings = append(warnings, "could not record the session's profile and model: "+err.Error())
+		}
+	}
+	return openedSession{log: sl, history: history, stats: agent.Stats{Usage: meta.Usage, Cost: meta.Cost}, warnings: warnings}, nil
 }
 
 // overrideTools swaps in each override whose name reg already has.

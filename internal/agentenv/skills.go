@@ -60,7 +60,7 @@ func (e *Env) takeSkillWarnings() []string {
 func (e *Env) extensionTools() []tool.Tool {
 	var out []tool.Tool
 	if skills := e.skillsFor(); len(skills) > 0 {
-		out = append(out, skill.NewTool(skills))
+		out = append(out, skill.NewTool(skills, nil))
 	}
 	if e.mcp != nil {
 		out = append(out, e.mcp.tools()...)

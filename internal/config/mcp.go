@@ -25,6 +25,9 @@ type MCPServer struct {
 	// BearerTokenEnv names a variable whose value is sent as "Authorization: Bearer
 	// <value>" unless Headers already set Authorization: the token stays out of files.
 	BearerTokenEnv string
+	// SSE reaches URL over MCP's legacy HTTP+SSE transport instead of Streamable
+	// HTTP. Not a TOML key: the ACP face sets it for the SSE servers an editor sends.
+	SSE bool
 	// EnabledTools and DisabledTools filter the server's tools by their own names
 	// (not prefixed): exact names, globs or re: expressions, as enabled_tools.
 	EnabledTools, DisabledTools []string

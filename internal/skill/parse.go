@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -83,14 +84,15 @@ func validName(s string) bool {
 	return true
 }
 
-// allowedTools reads allowed-tools, written as one space-separated string (the
-// format's way) or as a YAML list.
+// allowedTools reads allowed-tools, written as one string of names separated by
+// spaces or commas (the format's way; Claude Code writes "Read, Grep") or as a YAML
+// list.
 func (fm frontMatter) allowedTools() ([]string, error) {
 	switch v := fm.AllowedTools.(type) {
 	case nil:
 		return nil, nil
 	case string:
-		return strings.Fields(v), nil
+		return splitTools(v), nil
 	case []any:
 		out := make([]string, 0, len(v))
 		for _, it := range v {
@@ -103,4 +105,32 @@ func (fm frontMatter) allowedTools() ([]string, error) {
 		return out, nil
 	}
 	return nil, fmt.Errorf("allowed-tools is a %T: write tool names separated by spaces", fm.AllowedTools)
+}
+
+// splitTools splits at spaces and commas outside parentheses, so a scoped entry
+// such as Bash(git status:*) stays whole.
+func splitTools(s string) []string {
+	var out []string
+	var cur strings.Builder
+	depth := 0
+	flush := func() {
+		if t := strings.TrimSpace(cur.String()); t != "" {
+			out = append(out, t)
+		}
+		cur.Reset()
+	}
+	for _, r := range s {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		case depth == 0 && (r == ',' || unicode.IsSpace(r)):
+			flush()
+			continue
+		}
+		cur.WriteRune(r)
+	}
+	flush()
+	return out
 }

@@ -22,8 +22,9 @@ const FileName = "SKILL.md"
 type Skill struct {
 	Name        string
 	Description string
-	// AllowedTools are the tools the skill says it needs, as written; they are
-	// shown to the model, not enforced.
+	// AllowedTools are the tools the skill says it needs, as written: shown to the
+	// model and, once the skill is loaded, run without asking (see PreApproved).
+	// They pre-approve; they never restrict the other tools.
 	AllowedTools []string
 	// Path is the SKILL.md; Dir the folder that holds it and its other files.
 	Path, Dir string

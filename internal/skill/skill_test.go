@@ -128,7 +128,7 @@ func TestSkillToolLoadsOnDemand(t *testing.T) {
 		t.Fatal(err)
 	}
 	skills, _, _ := Discover(Options{Dirs: []string{dir}})
-	tl := NewTool(skills)
+	tl := NewTool(skills, nil)
 	if info := tl.Info(); info.Name != ToolName || !info.ReadOnly {
 		t.Errorf("info = %+v", info)
 	}

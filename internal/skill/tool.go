@@ -24,8 +24,13 @@ type loadParams struct {
 	Name string `json:"name" jsonschema:"the name of the skill to load, from the list in the system prompt"`
 }
 
-// NewTool returns the skill tool over skills.
-func NewTool(skills []Skill) tool.Tool {
+// OnLoad is told of each skill the tool loads; it returns the tools it pre-approved
+// for the rest of the session, which the model is told.
+type OnLoad func(Skill) (approved []string)
+
+// NewTool returns the skill tool over skills; onLoad, if not nil, runs for each
+// skill loaded.
+func NewTool(skills []Skill, onLoad OnLoad) tool.Tool {
 	byName := make(map[string]Skill, len(skills))
 	var names []string
 	for _, s := range skills {
@@ -45,15 +50,19 @@ func NewTool(skills []Skill) tool.Tool {
 			if !ok {
 				return tool.Errorf("no skill is called %q; the skills are: %s", p.Name, strings.Join(names, ", ")), nil
 			}
-			out, truncated := tool.Cap(render(s), maxBody)
+			var approved []string
+			if onLoad != nil {
+				approved = onLoad(s)
+			}
+			out, truncated := tool.Cap(render(s, approved), maxBody)
 			return tool.Result{Output: out, Truncated: truncated}, nil
 		},
 	})
 }
 
-// render is what the model reads of a skill: where its files are, what it needs,
-// then its instructions.
-func render(s Skill) string {
+// render is what the model reads of a skill: where its files are, what it needs
+// and which of those tools now run without asking, then its instructions.
+func render(s Skill, approved []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Skill %s, from %s\n", s.Name, s.Path)
 	if files := otherFiles(s.Dir); len(files) > 0 {
@@ -61,6 +70,9 @@ func render(s Skill) string {
 	}
 	if len(s.AllowedTools) > 0 {
 		fmt.Fprintf(&b, "It expects to use these tools: %s\n", strings.Join(s.AllowedTools, ", "))
+	}
+	if len(approved) > 0 {
+		fmt.Fprintf(&b, "Pre-approved while it is active (no confirmation asked): %s\n", strings.Join(approved, ", "))
 	}
 	b.WriteString("\n")
 	b.WriteString(s.Body)

@@ -88,6 +88,9 @@ func NewServer(cfg config.MCPServer, o Options) *Server {
 		s.http = &headerTransport{base: hc.Transport, headers: headers}
 		client.Transport = s.http
 		s.newTransport = func() sdk.Transport {
+			if cfg.SSE {
+				return &sseTransport{sdk.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: &client}}
+			}
 			return &sdk.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: &client, DisableStandaloneSSE: true}
 		}
 		return s

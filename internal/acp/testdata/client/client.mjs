@@ -1,6 +1,6 @@
 // Drives albert-acp with the official ACP TypeScript client, and validates every
 // message the agent sends against the JSON schema shipped in the same package.
-// Usage: node client.mjs <albert-acp binary> <workspace folder>
+// Usage: node client.mjs <albert-acp binary> <workspace folder> <mcp-server-everything binary>
 // Prints one JSON summary on stdout; ../../interop_test.go checks it.
 import { spawn } from "node:child_process";
 import { readFileSync, existsSync } from "node:fs";
@@ -9,7 +9,7 @@ import { Writable } from "node:stream";
 import { client, ndJsonStream } from "@agentclientprotocol/sdk";
 import Ajv2020 from "ajv/dist/2020.js";
 
-const [binary, work] = process.argv.slice(2);
+const [binary, work, everything] = process.argv.slice(2);
 const schemaPath = fileURLToPath(new URL("node_modules/@agentclientprotocol/sdk/schema/v1/schema.json", import.meta.url));
 const schema = JSON.parse(readFileSync(schemaPath, "utf8"));
 const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
@@ -85,11 +85,18 @@ const recordingWriter = new WritableStream({
 const updates = [];
 const permissionAnswers = ["allow_once", "reject_once"];
 const permissions = [];
+const questions = [];
 let onUpdate = () => {};
 const app = client()
   .onRequest("session/request_permission", ({ params }) => {
+    const ids = params.options.map((o) => o.optionId);
+    if (ids.includes("none_of_these")) {
+      // ask_user_question: the question is the title, each choice an option.
+      questions.push({ toolCallId: params.toolCall.toolCallId, title: params.toolCall.title, options: params.options.map((o) => o.name) });
+      return { outcome: { outcome: "selected", optionId: ids[1] } };
+    }
     permissions.push(params.toolCall.toolCallId);
-    const optionId = permissionAnswers.shift();
+    const optionId = permissionAnswers.shift() ?? "allow_once";
     return { outcome: { outcome: "selected", optionId } };
   })
   .onNotification("session/update", ({ params }) => { updates.push(params.update); onUpdate(params.update); });
@@ -110,7 +117,7 @@ out.modes = sess.modes.availableModes.map((m) => m.id);
 // A prompt with tool calls: one write granted, one refused.
 const p1 = await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write two files" }] });
 out.toolPrompt = {
-  stopReason: p1.stopReason, permissions,
+  stopReason: p1.stopReason, permissions: [...permissions],
   aExists: existsSync(`${work}/a.txt`), bExists: existsSync(`${work}/b.txt`),
   statuses: updates.filter((u) => u.sessionUpdate === "tool_call_update" && u.status).map((u) => `${u.toolCallId}:${u.status}`),
   diff: updates.some((u) => u.sessionUpdate === "tool_call_update" && (u.content ?? []).some((c) => c.type === "diff" && c.path.endsWith("a.txt"))),
@@ -139,6 +146,20 @@ out.replay = [...new Set(kinds())];
 out.loadedMode = loaded.modes?.currentModeId;
 const p3 = await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "still there?" }] });
 out.afterLoadStop = p3.stopReason;
+out.loadModeUpdate = updates.some((u) => u.sessionUpdate === "current_mode_update" && u.currentModeId === "plan");
+
+// A session with an MCP server from the editor: a call to one of its tools, then a
+// question through session/request_permission.
+const mcpSess = await agent.request("session/new", { cwd: work, mcpServers: [{ name: "everything", command: everything, args: ["stdio"], env: [] }] });
+updates.length = 0;
+permissions.length = 0;
+const p4 = await agent.request("session/prompt", { sessionId: mcpSess.sessionId, prompt: [{ type: "text", text: "echo through MCP" }] });
+out.mcp = {
+  stopReason: p4.stopReason, permissions: [...permissions],
+  statuses: updates.filter((u) => u.sessionUpdate === "tool_call_update" && u.status).map((u) => `${u.toolCallId}:${u.status}`),
+};
+const p5 = await agent.request("session/prompt", { sessionId: mcpSess.sessionId, prompt: [{ type: "text", text: "ask me" }] });
+out.question = { stopReason: p5.stopReason, asked: questions };
 
 conn.close();
 child.stdin.end();
