@@ -40,6 +40,8 @@ type Sender interface {
 	// SendMarkdown sends markdown rendered and split within Telegram's limits,
 	// the first part replying to message replyTo (0: none).
 	SendMarkdown(ctx context.Context, chatID, replyTo int64, markdown string) ([]int64, error)
+	// SendPlain sends text without markup, cut within Telegram's limits.
+	SendPlain(ctx context.Context, chatID int64, text string) ([]int64, error)
 	// SendFile sends the file at path as a photo, a video or a document.
 	SendFile(ctx context.Context, chatID int64, path string) (int64, error)
 	// Typing shows "typing…" in the chat until ctx ends.

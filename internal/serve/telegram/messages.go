@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"unicode"
 
 	"github.com/go-telegram/bot/models"
 
@@ -125,27 +124,12 @@ func (b *Bot) promptFor(m *models.Message, text string) (prompt string, fresh bo
 }
 
 // say sends a notice as it is written, logging a failure: the chat has no
-// other channel. It goes through the Sender with its Markdown escaped, so a
-// model name with underscores or a prompt with asterisks shows as typed, and
-// a long one is split like any answer.
+// other channel. Plain text, so a model name with underscores or a prompt with
+// asterisks shows as typed; a long one is cut like any message.
 func (b *Bot) say(ctx context.Context, chat int64, text string) {
-	if _, err := b.opts.Sender.SendMarkdown(ctx, chat, 0, escapeMarkdown(text)); err != nil {
+	if _, err := b.opts.Sender.SendPlain(ctx, chat, text); err != nil {
 		b.log.Warn("telegram: send failed", "chat", chat, "err", err)
 	}
-}
-
-// escapeMarkdown backslash-escapes every ASCII punctuation character, which
-// CommonMark then reads literally.
-func escapeMarkdown(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + len(s)/8)
-	for _, r := range s {
-		if r < 0x80 && unicode.IsPunct(r) || r < 0x80 && unicode.IsSymbol(r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 func humanBytes(n int64) string {

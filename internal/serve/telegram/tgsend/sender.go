@@ -79,6 +79,23 @@ func (s *Sender) SendMarkdown(ctx context.Context, chatID, replyTo int64, markdo
 	return ids, nil
 }
 
+// SendPlain sends text as it is written, without markup, cut within
+// Telegram's limit; it returns the id of every message sent.
+func (s *Sender) SendPlain(ctx context.Context, chatID int64, text string) ([]int64, error) {
+	var ids []int64
+	for i, piece := range cutUTF16(text, tgmd.Limit) {
+		if strings.TrimSpace(piece) == "" {
+			continue
+		}
+		id, err := s.sendText(ctx, chatID, 0, piece, "")
+		if err != nil {
+			return ids, fmt.Errorf("send part %d of the message to chat %d: %w", i+1, chatID, err)
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
 // sendChunk sends one rendered message, falling back to its plain text when
 // Telegram refuses the HTML, and cutting the plain text when Telegram finds
 // it too long, so that no part of the answer is lost to a renderer's slip.

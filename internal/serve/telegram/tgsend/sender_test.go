@@ -237,3 +237,23 @@ func TestTypingRenewsUntilTheContextEnds(t *testing.T) {
 		t.Fatalf("%d sendChatAction calls: %+v", len(calls), calls)
 	}
 }
+
+func TestSendPlainSendsTheTextAsWritten(t *testing.T) {
+	f := newFixture(t)
+	notice := "model: gpt_oss **not bold** <b>not a tag</b> & more\n"
+	text := notice + strings.Repeat("😀", 3000) // 6,000 UTF-16 units: two messages
+	ids, err := f.sender.SendPlain(f.ctx, 5, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := f.srv.Messages(5)
+	if len(ids) != 2 || len(got) != 2 {
+		t.Fatalf("ids %v, %d messages, want 2", ids, len(got))
+	}
+	if got[0].ParseMode != "" || !strings.HasPrefix(got[0].Plain, notice) {
+		t.Errorf("first message: parse mode %q, text %q", got[0].ParseMode, got[0].Plain[:80])
+	}
+	if got[0].Plain+got[1].Plain != text {
+		t.Error("the two messages do not make the text")
+	}
+}
