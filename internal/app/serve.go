@@ -80,6 +80,10 @@ docs/serve.md lists them, with the original aicodebox names read as aliases.
 // runServe loads the configuration, reporting every problem at once, builds the
 // backend, the run store and the API, and serves until SIGINT or SIGTERM.
 func runServe(cmd *cobra.Command, src serveconfig.Source) error {
+	// Signals are taken from the start: a SIGTERM while serve is still starting
+	// (a service manager's stop) ends it cleanly instead of killing it.
+	ctx, stopSignals := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stopSignals()
 	stderr := cmd.ErrOrStderr()
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	c, backend, err := loadServeConfig(src, stderr)
@@ -105,7 +109,7 @@ func runServe(cmd *cobra.Command, src serveconfig.Source) error {
 	if q, ok := backend.(interface {
 		QuotaWarnings(context.Context) []string
 	}); ok {
-		for _, w := range q.QuotaWarnings(cmd.Context()) {
+		for _, w := range q.QuotaWarnings(ctx) {
 			logger.Warn("quota: " + w)
 		}
 	}
@@ -190,8 +194,6 @@ func runServe(cmd *cobra.Command, src serveconfig.Source) error {
 		}
 		listeners = append(listeners, listener{name: "MCP", ln: ln, handler: mux})
 	}
-	ctx, stopSignals := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-	defer stopSignals()
 	var cronWG sync.WaitGroup
 	if sched != nil {
 		// On a stop, running jobs get the scheduler's grace period, then their

@@ -172,7 +172,9 @@ func TestServeReportsEveryProblemAtOnce(t *testing.T) {
 }
 
 // The server logs the start-up quota warnings once, as every face shows them: here
-// the one about a rate-limit state file it had to rebuild.
+// the one about a rate-limit state file it had to rebuild. The SIGTERM follows the
+// warning within milliseconds, while serve is still starting: it must still end
+// cleanly.
 func TestServeLogsQuotaWarningsAtStart(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
@@ -189,7 +191,7 @@ func TestServeLogsQuotaWarningsAtStart(t *testing.T) {
 		select {
 		case err := <-exited:
 			t.Fatalf("serve exited (%v); stderr:\n%s", err, stderr.String())
-		case <-time.After(50 * time.Millisecond):
+		case <-time.After(2 * time.Millisecond):
 		}
 	}
 	stopServe(t, cmd, exited, stderr, 40*time.Second)
