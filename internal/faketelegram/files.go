@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"path"
 	"strings"
-	"time"
 )
 
 // The cloud Bot API's file limits: bots download at most 20 MB through
@@ -135,25 +134,9 @@ func (s *Server) sendFile(p *params, field string) (any, *apiError) {
 	if utf16Len(plain) > maxCaption {
 		return nil, badRequest("message caption is too long")
 	}
-	markup, aerr := replyMarkup(p)
-	if aerr != nil {
-		return nil, aerr
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c := s.chatLocked(chatID)
-	reply, aerr := s.replyToLocked(p, c)
-	if aerr != nil {
-		return nil, aerr
-	}
-	c.lastID++
 	method := "send" + strings.ToUpper(field[:1]) + field[1:]
-	m := &Sent{Method: method, ChatID: chatID, MessageID: c.lastID, Text: caption, ParseMode: mode, Plain: plain,
-		ReplyTo: reply, ReplyMarkup: markup, FileName: upload.Name, File: upload.Data, Date: time.Now()}
-	m.FileID = s.addFileLocked(upload.Name, upload.Data, field+"s")
-	c.sent = append(c.sent, m)
-	s.notifyLocked()
-	return m.json(chatID), nil
+	m := &Sent{Method: method, Text: caption, ParseMode: mode, Plain: plain, FileName: upload.Name, File: upload.Data}
+	return s.post(p, chatID, m, func() { m.FileID = s.addFileLocked(upload.Name, upload.Data, field+"s") })
 }
 
 func (s *Server) getFile(p *params) (any, *apiError) {

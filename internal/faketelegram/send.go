@@ -105,6 +105,13 @@ func (s *Server) sendMessage(p *params) (any, *apiError) {
 	if utf16Len(plain) > maxText {
 		return nil, badRequest("message is too long")
 	}
+	return s.post(p, chatID, &Sent{Method: "sendMessage", Text: text, ParseMode: mode, Plain: plain}, nil)
+}
+
+// post records m as sent to chatID once its reply markup and the message it
+// replies to check out, numbering it after the chat's last message; withID runs
+// under the lock once the id is known.
+func (s *Server) post(p *params, chatID int64, m *Sent, withID func()) (any, *apiError) {
 	markup, aerr := replyMarkup(p)
 	if aerr != nil {
 		return nil, aerr
@@ -117,8 +124,10 @@ func (s *Server) sendMessage(p *params) (any, *apiError) {
 		return nil, aerr
 	}
 	c.lastID++
-	m := &Sent{Method: "sendMessage", ChatID: chatID, MessageID: c.lastID, Text: text, ParseMode: mode,
-		Plain: plain, ReplyTo: reply, ReplyMarkup: markup, Date: time.Now()}
+	m.ChatID, m.MessageID, m.ReplyTo, m.ReplyMarkup, m.Date = chatID, c.lastID, reply, markup, time.Now()
+	if withID != nil {
+		withID()
+	}
 	c.sent = append(c.sent, m)
 	s.notifyLocked()
 	return m.json(chatID), nil
