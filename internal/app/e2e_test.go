@@ -338,3 +338,19 @@ func TestKeyFromDotEnvAndEnvironmentWins(t *testing.T) {
 		t.Errorf("the environment must win over .env: Authorization = %q", got)
 	}
 }
+
+// A -p prompt naming a file with @path sends the file with it, as the UI does.
+func TestHeadlessPromptSendsTheFilesItNames(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, text("read it"))
+	h.writeFile("notes.txt", "the marker is 42\n")
+	r := h.run("-p", "what does @notes.txt say?")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	msgs := h.requestMessages(0)
+	want := "what does @notes.txt say?\n\nContents of notes.txt:\n```\nthe marker is 42\n```"
+	if got := msgs[len(msgs)-1]["content"]; got != want {
+		t.Fatalf("prompt sent = %q, want %q", got, want)
+	}
+}

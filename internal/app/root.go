@@ -16,6 +16,7 @@ import (
 	"github.com/etalab-ia/albert-code/internal/agentenv"
 	"github.com/etalab-ia/albert-code/internal/config"
 	"github.com/etalab-ia/albert-code/internal/headless"
+	"github.com/etalab-ia/albert-code/internal/mention"
 	"github.com/etalab-ia/albert-code/internal/session"
 )
 
@@ -145,7 +146,8 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, stdin io.Reader) er
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	res, err := headless.Run(ctx, run.Agent, text, headless.Options{
+	// Files named with @path go in with the prompt, as in the UI.
+	res, err := headless.Run(ctx, run.Agent, mention.Expand(text, e.WorkDir), headless.Options{
 		Format: format, SessionID: run.SessionID, Model: run.Model,
 		Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(),
 	})

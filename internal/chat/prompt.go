@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/etalab-ia/albert-code/internal/agent"
+	"github.com/etalab-ia/albert-code/internal/mention"
 )
 
 // begin marks s busy with what and returns the work's context, the agent to run it
@@ -31,16 +32,17 @@ func (s *Session) begin(ctx context.Context, what string) (context.Context, *age
 	return ctx, s.run.Agent, end, nil
 }
 
-// Prompt sends text to the agent and streams its events to emit until the turn ends.
-// Only one Prompt runs at a time: another one returns at once with a Result whose Err
-// wraps agent.ErrBusy, and emits nothing.
+// Prompt sends text to the agent and streams its events to emit until the turn ends;
+// the files text names with @path go in with it (internal/mention). Only one Prompt
+// runs at a time: another one returns at once with a Result whose Err wraps
+// agent.ErrBusy, and emits nothing.
 func (s *Session) Prompt(ctx context.Context, text string, emit func(agent.Event)) agent.Result {
 	ctx, a, end, err := s.begin(ctx, "send a prompt while another one runs")
 	if err != nil {
 		return agent.Result{Stop: agent.StopError, Err: err}
 	}
 	defer end()
-	return a.Run(ctx, text, emit)
+	return a.Run(ctx, mention.Expand(text, s.env.WorkDir), emit)
 }
 
 // Compact summarises the older part of the conversation; instructions, when given,
