@@ -15,7 +15,7 @@ func TestSlashCommandsInTheUI(t *testing.T) {
 	l.ready()
 
 	l.typeLine("/help")
-	for _, want := range []string{"/compact [instructions]", "/resume", "shift+tab", "ctrl+c"} {
+	for _, want := range []string{"/compact [instructions]", "/resume", "shift+tab", "ctrl+c", "!command"} {
 		if !l.shows(want) {
 			t.Errorf("/help lacks %q:\n%s", want, l.screen())
 		}

@@ -44,6 +44,7 @@ func (m *Model) Clear(context.Context) error {
 		return err
 	}
 	m.gen++
+	m.shellNotes = nil // they belonged to the previous conversation
 	m.chat.Clear()
 	m.refreshStatus()
 	m.chat.AddNotice("new conversation; the previous one is saved (/resume)")
@@ -257,7 +258,8 @@ func (m *Model) KeyHelp() string {
 		"- `shift+tab` next agent profile · `ctrl+g` edit in $EDITOR\n" +
 		"- `ctrl+o` show all tool output · `ctrl+t` show reasoning\n" +
 		"- `pgup`/`pgdown`, `shift+up`/`shift+down` scroll · `ctrl+home`/`ctrl+end` top/bottom\n" +
-		"- `@path` attach a file path · `/` commands · `up`/`down` prompt history\n"
+		"- `@path` attach a file path · `/` commands · `up`/`down` prompt history\n" +
+		"- `!command` run a shell command in the working folder; the model sees it and its output with your next prompt\n"
 }
 
 // completeCommand feeds the "/" completion menu from the registry.

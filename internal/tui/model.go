@@ -42,6 +42,12 @@ type Model struct {
 	model     string
 	profile   string
 
+	// shell is set while a "!" command runs; shellNotes are the finished ones
+	// not yet given to the model; shellRuns numbers their widgets.
+	shell      bool
+	shellNotes []string
+	shellRuns  int
+
 	dialogs []pending
 	width   int
 	height  int
@@ -179,6 +185,7 @@ func (m *Model) opened(msg openedMsg) tea.Cmd {
 	}
 	m.gen++
 	m.conv = msg.conv
+	m.shellNotes = nil // they belonged to the previous conversation
 	m.chat.Clear()
 	m.chat.LoadHistory(m.conv.History())
 	for _, w := range m.conv.Warnings() {
@@ -205,7 +212,8 @@ func (m *Model) refreshStatus() {
 	m.stats, m.model, m.profile = m.conv.Stats(), m.conv.Model(), m.conv.Profile()
 }
 
-// submit handles a line the user sent: a slash command, or a prompt.
+// submit handles a line the user sent: a slash command, a "!" shell command, or
+// a prompt.
 func (m *Model) submit(text string) tea.Cmd {
 	if slash.IsCommand(text) {
 		m.chat.AddUser(text)
@@ -228,11 +236,14 @@ func (m *Model) submit(text string) tea.Cmd {
 		m.input.SetValue(text)
 		return nil
 	}
+	if command, ok := shellCommand(text); ok {
+		return m.runShell(text, command)
+	}
 	m.chat.AddUser(text)
 	m.chat.Bottom()
-	conv, gen := m.conv, m.gen
+	conv, gen, sent := m.conv, m.gen, m.withShellNotes(text)
 	return m.startTurn(func(ctx context.Context, emit func(agent.Event)) tea.Msg {
-		return promptDoneMsg{res: conv.Prompt(ctx, text, emit), gen: gen}
+		return promptDoneMsg{res: conv.Prompt(ctx, sent, emit), gen: gen}
 	})
 }
 

@@ -30,6 +30,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.turnDone(msg.res.Err)
 		}
 		return m, nil
+	case shellDoneMsg:
+		if msg.gen == m.gen {
+			m.shellDone(msg)
+		}
+		return m, nil
 	case compactDoneMsg:
 		if msg.gen == m.gen {
 			m.turnDone(msg.err)
@@ -116,6 +121,10 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			m.input.CloseMenu()
 			return nil
 		}
+		if m.shell && m.cancel != nil {
+			m.cancel() // the bash tool kills the command's process group
+			return nil
+		}
 		if m.busy && m.conv != nil {
 			m.conv.Cancel()
 			return nil
@@ -173,6 +182,9 @@ func (m *Model) quitNow() tea.Cmd {
 	m.quit = true
 	if m.conv != nil {
 		m.conv.Cancel()
+	}
+	if m.shell && m.cancel != nil {
+		m.cancel()
 	}
 	m.dropTurnDialogs()
 	return tea.Quit

@@ -83,9 +83,10 @@ func (m *Model) statusLine() string {
 		s = t.Dim.Render(spinner[m.frame%len(spinner)] + " opening the session…")
 	case m.busy:
 		secs := int(time.Since(m.busySince).Seconds())
-		s = t.ToolRunning.Render(spinner[m.frame%len(spinner)]) + t.Dim.Render(fmt.Sprintf(" working… %ds · esc to interrupt", secs))
+		doing := pick(m.shell, "running the command", "working")
+		s = t.ToolRunning.Render(spinner[m.frame%len(spinner)]) + t.Dim.Render(fmt.Sprintf(" %s… %ds · esc to interrupt", doing, secs))
 	default:
-		s = t.Dim.Render("/help for commands · shift+tab switches profile")
+		s = t.Dim.Render("/help for commands · ! for shell · shift+tab switches profile")
 	}
 	if !m.chat.Following() {
 		s += t.Dim.Render(" · scrolled (ctrl+end to follow)")

@@ -58,19 +58,13 @@ type Submitted struct{ Text string }
 func New(t *render.Theme, o Options) *Input {
 	ta := textarea.New()
 	ta.Prompt = "  "
-	ta.Placeholder = "Ask anything · / for commands · @ for files"
+	ta.Placeholder = "Ask anything · / for commands · @ for files · ! for shell"
 	ta.ShowLineNumbers = false
 	ta.CharLimit = 0
 	ta.DynamicHeight = true
 	ta.MinHeight = 1
 	ta.MaxHeight = maxHeight
 	ta.KeyMap.InsertNewline.SetKeys("shift+enter", "ctrl+j", "alt+enter")
-	ta.SetPromptFunc(2, func(pi textarea.PromptInfo) string {
-		if pi.LineNumber == 0 {
-			return t.User.Render("❯ ")
-		}
-		return "  "
-	})
 	plain := textarea.StyleState{Placeholder: t.Dim, Selection: t.Selected}
 	st := ta.Styles()
 	st.Focused, st.Blurred = plain, plain
@@ -83,7 +77,24 @@ func New(t *render.Theme, o Options) *Input {
 	if o.History == nil {
 		o.History = &History{}
 	}
-	return &Input{ta: ta, theme: t, o: o, histPos: o.History.Len()}
+	in := &Input{ta: ta, theme: t, o: o, histPos: o.History.Len()}
+	in.ta.SetPromptFunc(2, func(pi textarea.PromptInfo) string {
+		switch {
+		case pi.LineNumber != 0:
+			return "  "
+		case in.ShellMode():
+			return t.Warn.Render("$ ") // the line runs in the shell, not the model
+		default:
+			return t.User.Render("❯ ")
+		}
+	})
+	return in
+}
+
+// ShellMode reports whether the text is a "!" shell command.
+func (in *Input) ShellMode() bool {
+	s := strings.TrimLeft(in.ta.Value(), " \t")
+	return strings.HasPrefix(s, "!") && strings.TrimSpace(s[1:]) != ""
 }
 
 // SetWidth sets the input's width.

@@ -1,0 +1,141 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/etalab-ia/albert-code/internal/agent"
+	"github.com/etalab-ia/albert-code/internal/tool"
+	"github.com/etalab-ia/albert-code/internal/tool/builtin"
+)
+
+// A line starting with "!" runs in the shell without the model, like Claude Code's
+// bash mode: the user typed the command, so no approval is asked. It runs through
+// the built-in bash tool (same process group, kill on cancel and output cap as the
+// agent's own calls) and shows as a bash tool widget. Its command and output are
+// handed to the model at the start of the next prompt, then forgotten.
+
+// shellDoneMsg ends a shell command.
+type shellDoneMsg struct {
+	command string
+	res     tool.Result
+	gen     int
+}
+
+// shellCommand returns the command of a "!" line, and whether the line is one: a
+// lone "!" is not.
+func shellCommand(line string) (string, bool) {
+	s := strings.TrimLeft(line, " \t")
+	if !strings.HasPrefix(s, "!") {
+		return "", false
+	}
+	cmd := strings.TrimSpace(s[1:])
+	return cmd, cmd != ""
+}
+
+// runShell starts a "!" command as a turn: Esc interrupts it and a prompt sent
+// meanwhile gets the "still working" notice.
+func (m *Model) runShell(line, command string) tea.Cmd {
+	m.chat.AddUser(line)
+	m.chat.Bottom()
+	m.shellRuns++
+	args, _ := json.Marshal(builtin.BashParams{Command: command})
+	te := agent.ToolEvent{ID: fmt.Sprintf("user-shell-%d", m.shellRuns), Name: "bash", Arguments: args}
+	// The agent's default timeout is too short for a command the user chose to
+	// wait for (a build, a test run): the tool's ceiling applies instead.
+	bash := builtin.Bash(builtin.Env{WorkDir: m.o.WorkDir, BashTimeout: builtin.DefaultBashMaxTimeout})
+	gen := m.gen
+	cmd := m.startTurn(func(ctx context.Context, emit func(agent.Event)) tea.Msg {
+		start := te
+		emit(agent.Event{Kind: agent.EventToolCallStart, Tool: &start})
+		progress := func(s string) {
+			upd := te
+			emit(agent.Event{Kind: agent.EventToolCallUpdate, Tool: &upd, Text: s})
+		}
+		res, err := bash.Run(ctx, tool.Call{ID: te.ID, Args: args, Progress: progress})
+		if err != nil {
+			res = tool.Result{Output: err.Error(), IsError: true}
+		}
+		done := te
+		done.Output, done.IsError, done.Truncated = res.Output, res.IsError, res.Truncated
+		emit(agent.Event{Kind: agent.EventToolCallResult, Tool: &done})
+		if ctx.Err() != nil {
+			emit(agent.Event{Kind: agent.EventTurnEnd, Stop: agent.StopCancelled})
+		}
+		return shellDoneMsg{command: command, res: res, gen: gen}
+	})
+	m.shell = true
+	return cmd
+}
+
+// shellDone keeps the command's outcome for the next prompt and ends the turn.
+func (m *Model) shellDone(msg shellDoneMsg) {
+	m.shell = false
+	m.shellNotes = append(m.shellNotes, shellNote(msg.command, msg.res))
+	m.turnDone(nil)
+}
+
+// withShellNotes puts the pending shell notes before a prompt and forgets them.
+func (m *Model) withShellNotes(prompt string) string {
+	if len(m.shellNotes) == 0 {
+		return prompt
+	}
+	notes := strings.Join(m.shellNotes, "\n\n")
+	m.shellNotes = nil
+	return notes + "\n\n" + prompt
+}
+
+var (
+	exitLine      = regexp.MustCompile(`\n\n(exit code (\d+)|killed by signal .+)$`)
+	stoppedPrefix = regexp.MustCompile(`^command (was cancelled|timed out after \S+); its process group was killed\n\n`)
+)
+
+// shellNote tells the model what the user ran and what came of it. The bash tool
+// writes the status into its output; it is moved to the header here.
+func shellNote(command string, res tool.Result) string {
+	out, status := res.Output, "exit 0"
+	if res.IsError {
+		status = "failed"
+		if sm := stoppedPrefix.FindStringSubmatch(out); sm != nil {
+			status = pick(strings.HasPrefix(sm[1], "timed out"), "timed out, killed", "interrupted by the user")
+			out = out[len(sm[0]):]
+		} else if em := exitLine.FindStringSubmatchIndex(out); em != nil {
+			status = out[em[2]:em[3]]
+			if em[4] >= 0 {
+				status = "exit " + out[em[4]:em[5]]
+			}
+			out = out[:em[0]]
+		}
+	}
+	fence := strings.Repeat("`", max(3, longestBackticks(out)+1))
+	return fmt.Sprintf("The user ran %s in the shell (%s):\n%s\n%s\n%s", inlineCode(command), status, fence, strings.TrimRight(out, "\n"), fence)
+}
+
+// inlineCode quotes s as Markdown inline code that its own backticks cannot close.
+func inlineCode(s string) string {
+	n := longestBackticks(s)
+	if n == 0 {
+		return "`" + s + "`"
+	}
+	ticks := strings.Repeat("`", n+1)
+	return ticks + " " + s + " " + ticks
+}
+
+// longestBackticks is the longest run of backticks in s: a fence must be longer.
+func longestBackticks(s string) int {
+	longest, run := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return longest
+}
