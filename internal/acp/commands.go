@@ -11,11 +11,9 @@ import (
 	"github.com/etalab-ia/albert-code/internal/slash"
 )
 
-// commands is the shared slash registry; ACP offers the commands marked for it.
-var commands = slash.Default()
-
-// availableCommands lists the slash commands an editor may offer.
-func availableCommands() sdk.SessionUpdate {
+// availableCommands lists the slash commands an editor may offer: those of the
+// shared registry marked for ACP, and the session's skills.
+func availableCommands(commands *slash.Registry) sdk.SessionUpdate {
 	list := []sdk.AvailableCommand{}
 	for _, c := range commands.Commands(slash.FaceACP) {
 		ac := sdk.AvailableCommand{Name: c.Name, Description: c.Description}
@@ -31,7 +29,7 @@ func availableCommands() sdk.SessionUpdate {
 // agent message chunks, and a failure is said the same way.
 func (ss *session) runCommand(ctx context.Context, line string) (sdk.PromptResponse, error) {
 	h := &host{ctx: ctx, ss: ss, tr: newTranslator(ctx, ss)}
-	if err := commands.Run(ctx, h, line); err != nil {
+	if err := ss.commands.Run(ctx, h, line); err != nil {
 		if errors.Is(err, slash.ErrUnavailable) {
 			h.Show(err.Error() + " in an editor.")
 		} else {
@@ -68,6 +66,16 @@ func (h *host) Clear(context.Context) error {
 
 func (h *host) Compact(ctx context.Context, instructions string) error {
 	return h.ss.chat.Compact(ctx, instructions, h.tr.emit)
+}
+
+// RunSkill runs /skill-name as the prompt of this turn, streamed like any other.
+func (h *host) RunSkill(ctx context.Context, name, request string) error {
+	res := h.ss.chat.RunSkill(ctx, name, request, h.tr.emit)
+	h.ss.afterTurn(ctx)
+	if res.Err != nil && ctx.Err() == nil {
+		return res.Err
+	}
+	return nil
 }
 
 func (h *host) Models() []slash.Choice {

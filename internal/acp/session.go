@@ -17,6 +17,7 @@ import (
 	"github.com/etalab-ia/albert-code/internal/chat"
 	"github.com/etalab-ia/albert-code/internal/config"
 	store "github.com/etalab-ia/albert-code/internal/session"
+	"github.com/etalab-ia/albert-code/internal/slash"
 )
 
 // session is one ACP session: a chat session and what the client was told of it.
@@ -31,7 +32,9 @@ type session struct {
 
 	// pending are messages for the user that must wait for the session's id to be
 	// on the wire (MCP servers that failed to start); announced sends them once.
-	pending   []string
+	pending []string
+	// commands are the shared slash commands and the session's skills.
+	commands  *slash.Registry
 	announced sync.Once
 
 	// terminals maps a bash call's id to the editor terminal it runs in, so its
@@ -114,6 +117,11 @@ func (s *server) open(ctx context.Context, cwd, resume string, mcp []sdk.McpServ
 	for _, w := range c.Warnings() {
 		ss.pending = append(ss.pending, "Warning: "+w)
 	}
+	// The shared commands, and the session's skills as /skill-name.
+	ss.commands = slash.Default()
+	for _, name := range ss.commands.AddSkills(c.Skills()) {
+		ss.pending = append(ss.pending, fmt.Sprintf("Warning: the skill %q is named like a built-in command, so it is no /%s command; the agent can still load it.", name, name))
+	}
 	for _, m := range ss.pending {
 		s.log.Warn("session start-up", "session", ss.id, "message", m)
 	}
@@ -152,7 +160,7 @@ func randomID() string {
 // after a prompt's own updates.
 func (ss *session) announce() {
 	ss.announced.Do(func() {
-		ss.send(context.Background(), availableCommands())
+		ss.send(context.Background(), availableCommands(ss.commands))
 		for _, m := range ss.pending {
 			ss.send(context.Background(), sdk.UpdateAgentMessageText(m+"\n\n"))
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/etalab-ia/albert-code/internal/llm"
 	"github.com/etalab-ia/albert-code/internal/prompt"
 	"github.com/etalab-ia/albert-code/internal/session"
+	"github.com/etalab-ia/albert-code/internal/skill"
 	"github.com/etalab-ia/albert-code/internal/tool"
 	"github.com/etalab-ia/albert-code/internal/tool/builtin"
 )
@@ -57,6 +58,34 @@ type Run struct {
 	Model     string
 	Warnings  []string
 	close     func()
+
+	skills        []skill.Skill
+	activateSkill func(skill.Skill) // nil without the skill tool
+}
+
+// Commands are the skills the user may run as slash commands (/name).
+func (r *Run) Commands() []skill.Skill {
+	var out []skill.Skill
+	for _, s := range r.skills {
+		if s.UserInvocable {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// UseSkill finds the user-invocable skill called name for a /name command and,
+// as when the model loads it, pre-approves its allowed-tools for the session.
+func (r *Run) UseSkill(name string) (skill.Skill, bool) {
+	for _, s := range r.Commands() {
+		if s.Name == name {
+			if r.activateSkill != nil {
+				r.activateSkill(s)
+			}
+			return s, true
+		}
+	}
+	return skill.Skill{}, false
 }
 
 // Close stops the background work of the run and closes its session.
@@ -109,8 +138,9 @@ func (e *Env) NewRun(o RunOptions) (*Run, error) {
 		sess.history, sess.stats = o.History, o.Stats
 	}
 	policy := e.Policy(e.Profile)
+	var activateSkill func(skill.Skill)
 	if toolErr == nil {
-		reg, toolErr = e.withSkillGrants(reg, policy, sess.history)
+		reg, activateSkill, toolErr = e.withSkillGrants(reg, policy, sess.history)
 	}
 	if err := errors.Join(sessErr, toolErr); err != nil {
 		sess.close()
@@ -156,7 +186,7 @@ func (e *Env) NewRun(o RunOptions) (*Run, error) {
 		<-prepared
 		<-warmed
 		sess.close()
-	}}
+	}, skills: e.skillsFor(), activateSkill: activateSkill}
 	opts := agent.Options{
 		Provider: provider, Model: AgentModel(m), Tools: reg, Policy: policy,
 		Approver: o.Approver, Middlewares: middlewares,

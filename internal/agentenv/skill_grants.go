@@ -20,9 +20,11 @@ import (
 // classifier's refusals still win, and a read-only profile pre-approves nothing
 // that changes things. A Bash(…) entry approves only the commands it names. Skills
 // the resumed history already loaded are active again.
-func (e *Env) withSkillGrants(reg *tool.Registry, policy *permission.Policy, history []llm.Message) (*tool.Registry, error) {
+// The returned activate does for a skill the user invokes (/name) what loading it
+// does; it is nil when the run has no skill tool.
+func (e *Env) withSkillGrants(reg *tool.Registry, policy *permission.Policy, history []llm.Message) (*tool.Registry, func(skill.Skill), error) {
 	if _, ok := reg.Get(skill.ToolName); !ok {
-		return reg, nil
+		return reg, nil, nil
 	}
 	var available []string
 	for _, t := range reg.All() {
@@ -54,7 +56,8 @@ func (e *Env) withSkillGrants(reg *tool.Registry, policy *permission.Policy, his
 			}
 		}
 	}
-	return overrideTools(reg, []tool.Tool{skill.NewTool(skills, onLoad)})
+	reg, err := overrideTools(reg, []tool.Tool{skill.NewTool(skills, onLoad)})
+	return reg, func(s skill.Skill) { onLoad(s) }, err
 }
 
 // skillBash approves the bash commands that loaded skills scope with Bash(…)

@@ -143,3 +143,40 @@ func TestAReadOnlyProfileWinsOverTheSkill(t *testing.T) {
 		t.Errorf("asked about %v, want the write asked despite the skill", got)
 	}
 }
+
+// A skill the user runs as /name pre-approves its allowed-tools as loading it does;
+// a skill that says user-invocable: false is no command.
+func TestUseSkillPreApprovesLikeLoading(t *testing.T) {
+	x := newExtEnv(t, "", fakemodel.Script{Turns: []fakemodel.Turn{
+		writeCall("w1", "NOTES.md"),
+		{Text: []string{"done"}},
+	}})
+	writeFile(t, filepath.Join(x.work, ".albert-code", "skills", "deploy", "SKILL.md"), deploySkill)
+	writeFile(t, filepath.Join(x.work, ".albert-code", "skills", "hidden", "SKILL.md"),
+		"---\nname: hidden\ndescription: Not a command.\nuser-invocable: false\n---\nx\n")
+	e := x.load(t, true)
+	ask := &approvals{}
+	run, err := e.NewRun(RunOptions{Approver: ask})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer run.Close()
+	var names []string
+	for _, s := range run.Commands() {
+		names = append(names, s.Name)
+	}
+	if !slices.Equal(names, []string{"deploy"}) {
+		t.Fatalf("commands %v, want [deploy]", names)
+	}
+	if _, ok := run.UseSkill("hidden"); ok {
+		t.Error("a user-invocable: false skill ran as a command")
+	}
+	s, ok := run.UseSkill("deploy")
+	if !ok || !strings.HasPrefix(s.Body, "Write NOTES.md") {
+		t.Fatalf("UseSkill(deploy) = %+v, %v", s, ok)
+	}
+	runPrompt(t, run, s.Body)
+	if got := ask.asked(); len(got) != 0 {
+		t.Errorf("asked about %v after /deploy pre-approved write", got)
+	}
+}

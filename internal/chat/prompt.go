@@ -2,9 +2,12 @@ package chat
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/etalab-ia/albert-code/internal/agent"
 	"github.com/etalab-ia/albert-code/internal/mention"
+	"github.com/etalab-ia/albert-code/internal/skill"
 )
 
 // begin marks s busy with what and returns the work's context, the agent to run it
@@ -71,4 +74,28 @@ func (s *Session) Busy() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.busy
+}
+
+// Skills are the skills the user may run as slash commands (/name).
+func (s *Session) Skills() []skill.Skill {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.run.Commands()
+}
+
+// RunSkill runs the skill called name as the user's prompt: its instructions,
+// then args as the request, with its allowed-tools pre-approved as when the
+// model loads it (Claude Code's /skill-name). An unknown name is an error.
+func (s *Session) RunSkill(ctx context.Context, name, args string, emit func(agent.Event)) agent.Result {
+	s.mu.Lock()
+	sk, ok := s.run.UseSkill(name)
+	s.mu.Unlock()
+	if !ok {
+		return agent.Result{Stop: agent.StopError, Err: fmt.Errorf("no skill %q: /skills lists them", name)}
+	}
+	text := fmt.Sprintf("Use the skill %q (its files are in %s):\n\n%s", sk.Name, sk.Dir, sk.Body)
+	if args = strings.TrimSpace(args); args != "" {
+		text += "\n\nRequest: " + args
+	}
+	return s.Prompt(ctx, text, emit)
 }

@@ -16,6 +16,8 @@ type frontMatter struct {
 	Name         string `yaml:"name"`
 	Description  string `yaml:"description"`
 	AllowedTools any    `yaml:"allowed-tools"`
+	// UserInvocable false keeps the skill out of the slash commands.
+	UserInvocable *bool `yaml:"user-invocable"`
 }
 
 // Limits of the Agent Skills format: a name is a short slug, a description fits in

@@ -30,6 +30,9 @@ type Skill struct {
 	Path, Dir string
 	// Body is the instructions after the front matter.
 	Body string
+	// UserInvocable makes the skill a slash command of its name, as in Claude
+	// Code (the default; "user-invocable: false" turns it off).
+	UserInvocable bool
 }
 
 // Options say where to look and what to keep.
@@ -103,5 +106,5 @@ func load(path string) (Skill, error) {
 		return Skill{}, err
 	}
 	return Skill{Name: fm.Name, Description: fm.Description, AllowedTools: allowed,
-		Path: path, Dir: filepath.Dir(path), Body: body}, nil
+		Path: path, Dir: filepath.Dir(path), Body: body, UserInvocable: fm.UserInvocable == nil || *fm.UserInvocable}, nil
 }

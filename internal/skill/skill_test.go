@@ -39,7 +39,7 @@ func TestDiscoverReadsFrontMatterAndBody(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	writeSkill(t, dir, "code-review", review)
-	writeSkill(t, dir, "commit", "---\nname: commit\ndescription: \"Write a commit message: imperative, why over what.\"\nallowed-tools: [bash, \"read_file\"]\n---\nUse git.\n")
+	writeSkill(t, dir, "commit", "---\nname: commit\ndescription: \"Write a commit message: imperative, why over what.\"\nallowed-tools: [bash, \"read_file\"]\nuser-invocable: false\n---\nUse git.\n")
 	if err := os.WriteFile(filepath.Join(dir, "code-review", "checklist.md"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -57,6 +57,10 @@ func TestDiscoverReadsFrontMatterAndBody(t *testing.T) {
 	}
 	if c.Name != "commit" || !reflect.DeepEqual(c.AllowedTools, []string{"bash", "read_file"}) || c.Body != "Use git." {
 		t.Errorf("commit = %+v", c)
+	}
+	// A slash command unless the front matter says user-invocable: false.
+	if !r.UserInvocable || c.UserInvocable {
+		t.Errorf("user-invocable: code-review %v (want true), commit %v (want false)", r.UserInvocable, c.UserInvocable)
 	}
 }
 

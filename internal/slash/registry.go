@@ -36,6 +36,8 @@ type Command struct {
 	Faces []Face
 	// Run executes the command with the text after its name (trimmed).
 	Run func(ctx context.Context, h Host, args string) error
+
+	fromSkill bool // added by AddSkills, which may replace it
 }
 
 // OfferedIn reports whether the command is offered in face f.

@@ -62,6 +62,18 @@ func (m *Model) Compact(_ context.Context, instructions string) error {
 	return nil
 }
 
+// RunSkill runs /skill-name as a prompt: the skill's instructions and the request.
+func (m *Model) RunSkill(_ context.Context, name, request string) error {
+	if err := m.idle("/" + name); err != nil {
+		return err
+	}
+	conv, gen := m.conv, m.gen
+	m.later(m.startTurn(func(ctx context.Context, emit func(agent.Event)) tea.Msg {
+		return promptDoneMsg{res: conv.RunSkill(ctx, name, request, emit), gen: gen}
+	}))
+	return nil
+}
+
 func (m *Model) Reload(context.Context) error {
 	if err := m.idle("/reload"); err != nil {
 		return err

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -190,6 +191,9 @@ func (m *Model) opened(msg openedMsg) tea.Cmd {
 	m.chat.LoadHistory(m.conv.History())
 	for _, w := range m.conv.Warnings() {
 		m.chat.AddNotice(w)
+	}
+	for _, name := range m.reg.AddSkills(m.conv.Skills()) {
+		m.chat.AddNotice(fmt.Sprintf("the skill %q is named like a built-in command, so it is no /%s command; the agent can still load it", name, name))
 	}
 	m.refreshStatus()
 	if m.o.PickSession {

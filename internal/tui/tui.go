@@ -13,6 +13,7 @@ import (
 	"github.com/etalab-ia/albert-code/internal/llm"
 	"github.com/etalab-ia/albert-code/internal/profile"
 	"github.com/etalab-ia/albert-code/internal/session"
+	"github.com/etalab-ia/albert-code/internal/skill"
 	"github.com/etalab-ia/albert-code/internal/slash"
 	"github.com/etalab-ia/albert-code/internal/tool/builtin"
 	"github.com/etalab-ia/albert-code/internal/tui/dialog"
@@ -39,6 +40,9 @@ type Conversation interface {
 	History() []llm.Message
 	ListSessions() ([]session.Meta, error)
 	Warnings() []string
+	// Skills are the skills the user may run as /skill-name; RunSkill runs one.
+	Skills() []skill.Skill
+	RunSkill(ctx context.Context, name, request string, emit func(agent.Event)) agent.Result
 }
 
 var _ Conversation = (*chat.Session)(nil)
