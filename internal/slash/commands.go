@@ -26,9 +26,11 @@ func Default() *Registry {
 		{Name: "resume", Aliases: []string{"continue"}, ArgHint: "[session id]", Description: "Resume a saved session of this directory", Faces: tuiOnly, Run: runResume},
 		{Name: "config", Description: "Show the configuration and where each value comes from", Faces: bothFaces, Run: runConfig},
 		{Name: "reload", Description: "Re-read the configuration, profiles and AGENTS.md; keep the conversation", Faces: bothFaces, Run: runReload},
-		{Name: "status", Description: "Show the session, model, tokens, context and cost", Faces: bothFaces, Run: runStatus},
+		// The original's /log showed the session folder, which /status shows.
+		{Name: "status", Aliases: []string{"log"}, Description: "Show the session, model, tokens, context and cost", Faces: bothFaces, Run: runStatus},
 		{Name: "cost", Description: "Show the tokens and cost of this session", Faces: bothFaces, Run: runCost},
-		{Name: "quota", Description: "Show today's token usage against the account's daily limits", Faces: bothFaces, Run: runQuota},
+		// The original's /limits showed the same table.
+		{Name: "quota", Aliases: []string{"limits"}, Description: "Show today's token usage against the account's daily limits", Faces: bothFaces, Run: runQuota},
 		{Name: "rpm", Description: "Show the model's requests and tokens in the last minute against its limits", Faces: bothFaces, Run: runRPM},
 		{Name: "copy", Description: "Copy the last answer to the clipboard", Faces: tuiOnly, Run: runCopy},
 		{Name: "exit", Aliases: []string{"quit"}, Description: "Quit", Faces: tuiOnly, Run: runExit},

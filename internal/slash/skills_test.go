@@ -55,3 +55,13 @@ func TestSkillsBecomeCommands(t *testing.T) {
 		t.Errorf("err %v, want ErrUnavailable", err)
 	}
 }
+
+// The original's /log and /limits are aliases of what shows the same.
+func TestOriginalNamesAreAliases(t *testing.T) {
+	r := Default()
+	for alias, name := range map[string]string{"log": "status", "limits": "quota"} {
+		if c, ok := r.Lookup(alias); !ok || c.Name != name {
+			t.Errorf("/%s = %+v, %v; want /%s", alias, c.Name, ok, name)
+		}
+	}
+}

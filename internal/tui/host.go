@@ -266,11 +266,11 @@ func (m *Model) CopyLastAnswer() error {
 
 func (m *Model) KeyHelp() string {
 	return "- `enter` send · `shift+enter`, `ctrl+j` or a final `\\` new line\n" +
-		"- `esc` interrupt the agent · `ctrl+c` twice quit\n" +
+		"- `esc` interrupt the agent · `ctrl+c` twice quit · `ctrl+z` suspend (back with `fg`)\n" +
 		"- `shift+tab` next agent profile · `ctrl+g` edit in $EDITOR\n" +
 		"- `ctrl+o` show all tool output · `ctrl+t` show reasoning\n" +
 		"- `pgup`/`pgdown`, `shift+up`/`shift+down` scroll · `ctrl+home`/`ctrl+end` top/bottom\n" +
-		"- `@path` attach a file path · `/` commands · `up`/`down` prompt history\n" +
+		"- `@path` bring a file into the prompt · `/` commands and skills · `up`/`down` prompt history\n" +
 		"- `!command` run a shell command in the working folder; the model sees it and its output with your next prompt\n"
 }
 

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
 )
 
@@ -39,5 +41,19 @@ func TestSkillRunsAsASlashCommand(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("the request lacks %q: %s", want, body)
 		}
+	}
+}
+
+// Ctrl+Z suspends the program, as in a shell.
+func TestCtrlZSuspends(t *testing.T) {
+	t.Parallel()
+	l := newLoop(t, 100, 30, nil)
+	l.ready()
+	_, cmd := l.m.Update(tea.KeyPressMsg{Code: 'z', Mod: tea.ModCtrl})
+	if cmd == nil {
+		t.Fatal("ctrl+z returned no command")
+	}
+	if _, ok := cmd().(tea.SuspendMsg); !ok {
+		t.Fatal("ctrl+z does not suspend")
 	}
 }

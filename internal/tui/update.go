@@ -156,6 +156,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		if m.input.Value() == "" {
 			return m.quitNow()
 		}
+	case "ctrl+z":
+		// As in a shell: back to it, the UI and a running turn stopped until fg.
+		return tea.Suspend
 	}
 	text, sent, cmd := m.input.Update(k)
 	if sent {
