@@ -35,6 +35,7 @@ type runFlags struct {
 	resume       string
 	workdir      string
 	setup        bool
+	apiKey       string
 }
 
 func newRootCmd(stdin io.Reader) *cobra.Command {
@@ -76,6 +77,7 @@ repository, driving a model through the Albert API or any OpenAI-compatible serv
 	fl.Lookup("resume").NoOptDefVal = pickSession
 	fl.BoolVar(&f.setup, "setup", false, "open the setup screen (provider, model and API key) before the session")
 	fl.StringVar(&f.workdir, "workdir", "", "work in this directory instead of the current one")
+	fl.StringVar(&f.apiKey, "api-key", "", "save this key for the active model's provider in ~/.albert-code/.env and use it")
 	root.MarkFlagsMutuallyExclusive("continue", "resume")
 	root.SetVersionTemplate("albert-code {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
@@ -94,6 +96,11 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, stdin io.Reader) er
 	}
 	if f.resume == pickSession && len(args) > 0 {
 		f.resume, args = args[0], args[1:]
+	}
+	if cmd.Flags().Changed("api-key") {
+		if err := saveAPIKey(f, f.apiKey); err != nil {
+			return err
+		}
 	}
 	if !f.print {
 		return runTUI(cmd, f, strings.TrimSpace(strings.Join(args, " ")))

@@ -1,0 +1,45 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/etalab-ia/albert-code/internal/config"
+	"github.com/etalab-ia/albert-code/internal/tui/firstrun"
+)
+
+// saveAPIKey is --api-key: the key of the active model's provider goes into
+// <home>/.env, where the setup screen writes it (mode 0600, other lines kept),
+// and into this process's environment for the run it starts.
+func saveAPIKey(f runFlags, key string) error {
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	if f.workdir != "" {
+		if wd, err = filepath.Abs(f.workdir); err != nil {
+			return usageError("--workdir: %v", err)
+		}
+	}
+	e, err := loadEnv(wd, config.Overrides{Model: f.model, BaseURL: f.baseURL, Agent: f.agent}, f.trust)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	defer e.Close()
+	m, err := e.Config.ActiveModel()
+	if err != nil {
+		return usageError("--api-key: %v", err)
+	}
+	p, err := e.Config.Provider(m.Provider)
+	if err != nil {
+		return usageError("--api-key: %v", err)
+	}
+	if p.APIKeyEnv == "" {
+		return usageError("--api-key: the provider %s of model %s takes no key (no api_key_env in its configuration)", p.Name, m.Name)
+	}
+	envFile := filepath.Join(e.Config.Home, ".env")
+	if err := firstrun.Save(envFile, "", firstrun.Choice{KeyEnv: p.APIKeyEnv, Key: key}); err != nil {
+		return usageError("--api-key: %v", err)
+	}
+	return os.Setenv(p.APIKeyEnv, key)
+}
