@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -23,7 +22,7 @@ import (
 // shellDoneMsg ends a shell command.
 type shellDoneMsg struct {
 	command string
-	res     tool.Result
+	res     builtin.ShellResult
 	gen     int
 }
 
@@ -46,9 +45,7 @@ func (m *Model) runShell(line, command string) tea.Cmd {
 	m.shellRuns++
 	args, _ := json.Marshal(builtin.BashParams{Command: command})
 	te := agent.ToolEvent{ID: fmt.Sprintf("user-shell-%d", m.shellRuns), Name: "bash", Arguments: args}
-	// The agent's default timeout is too short for a command the user chose to
-	// wait for (a build, a test run): the tool's ceiling applies instead.
-	bash := builtin.Bash(builtin.Env{WorkDir: m.o.WorkDir, BashTimeout: builtin.DefaultBashMaxTimeout})
+	env := builtin.Env{WorkDir: m.o.WorkDir}
 	gen := m.gen
 	cmd := m.startTurn(func(ctx context.Context, emit func(agent.Event)) tea.Msg {
 		start := te
@@ -57,12 +54,16 @@ func (m *Model) runShell(line, command string) tea.Cmd {
 			upd := te
 			emit(agent.Event{Kind: agent.EventToolCallUpdate, Tool: &upd, Text: s})
 		}
-		res, err := bash.Run(ctx, tool.Call{ID: te.ID, Args: args, Progress: progress})
+		// The agent's default timeout is too short for a command the user chose
+		// to wait for (a build, a test run): the tool's ceiling applies instead.
+		res, err := builtin.RunShell(ctx, env, command, builtin.DefaultBashMaxTimeout, progress)
+		tr := res.Result()
 		if err != nil {
-			res = tool.Result{Output: err.Error(), IsError: true}
+			res = builtin.ShellResult{Output: err.Error(), Status: "failed"}
+			tr = tool.Result{Output: err.Error(), IsError: true}
 		}
 		done := te
-		done.Output, done.IsError, done.Truncated = res.Output, res.IsError, res.Truncated
+		done.Output, done.IsError, done.Truncated = tr.Output, tr.IsError, tr.Truncated
 		emit(agent.Event{Kind: agent.EventToolCallResult, Tool: &done})
 		if ctx.Err() != nil {
 			emit(agent.Event{Kind: agent.EventTurnEnd, Stop: agent.StopCancelled})
@@ -90,28 +91,20 @@ func (m *Model) withShellNotes(prompt string) string {
 	return notes + "\n\n" + prompt
 }
 
-var (
-	exitLine      = regexp.MustCompile(`\n\n(exit code (\d+)|killed by signal .+)$`)
-	stoppedPrefix = regexp.MustCompile(`^command (was cancelled|timed out after \S+); its process group was killed\n\n`)
-)
-
-// shellNote tells the model what the user ran and what came of it. The bash tool
-// writes the status into its output; it is moved to the header here.
-func shellNote(command string, res tool.Result) string {
-	out, status := res.Output, "exit 0"
-	if res.IsError {
-		status = "failed"
-		if sm := stoppedPrefix.FindStringSubmatch(out); sm != nil {
-			status = pick(strings.HasPrefix(sm[1], "timed out"), "timed out, killed", "interrupted by the user")
-			out = out[len(sm[0]):]
-		} else if em := exitLine.FindStringSubmatchIndex(out); em != nil {
-			status = out[em[2]:em[3]]
-			if em[4] >= 0 {
-				status = "exit " + out[em[4]:em[5]]
-			}
-			out = out[:em[0]]
-		}
+// shellNote tells the model what the user ran and what came of it.
+func shellNote(command string, res builtin.ShellResult) string {
+	status := "exit 0"
+	switch {
+	case res.Stopped && strings.HasPrefix(res.Status, "timed out"):
+		status = "timed out, killed"
+	case res.Stopped:
+		status = "interrupted by the user"
+	case strings.HasPrefix(res.Status, "exit code "):
+		status = "exit " + strings.TrimPrefix(res.Status, "exit code ")
+	case res.Status != "":
+		status = res.Status
 	}
+	out := res.Output
 	fence := strings.Repeat("`", max(3, longestBackticks(out)+1))
 	return fmt.Sprintf("The user ran %s in the shell (%s):\n%s\n%s\n%s", inlineCode(command), status, fence, strings.TrimRight(out, "\n"), fence)
 }

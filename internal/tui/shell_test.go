@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
-	"github.com/etalab-ia/albert-code/internal/tool"
+	"github.com/etalab-ia/albert-code/internal/tool/builtin"
 )
 
 func TestShellCommandShowsOutputAndGoesToTheNextPrompt(t *testing.T) {
@@ -207,15 +207,15 @@ func TestShellNoteStatus(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name, command string
-		res           tool.Result
+		res           builtin.ShellResult
 		want          string
 	}{
-		{"success", "ls", tool.Result{Output: "a\n"}, "The user ran `ls` in the shell (exit 0):\n```\na\n```"},
-		{"exit code", "false", tool.Result{Output: "(no output)\n\nexit code 1", IsError: true}, "The user ran `false` in the shell (exit 1):\n```\n(no output)\n```"},
-		{"signal", "kill -9 $$", tool.Result{Output: "(no output)\n\nkilled by signal killed", IsError: true}, "(killed by signal killed):\n```\n(no output)\n```"},
-		{"timed out", "sleep 999", tool.Result{Output: "command timed out after 600s; its process group was killed\n\nzzz", IsError: true}, "(timed out, killed):\n```\nzzz\n```"},
-		{"backticks", "echo '`x`'", tool.Result{Output: "```\n"}, "The user ran `` echo '`x`' `` in the shell (exit 0):\n````\n```\n````"},
-		{"other failure", "x", tool.Result{Output: "start /bin/bash: no such file", IsError: true}, "(failed):\n```\nstart /bin/bash: no such file\n```"},
+		{"success", "ls", builtin.ShellResult{Output: "a\n"}, "The user ran `ls` in the shell (exit 0):\n```\na\n```"},
+		{"exit code", "false", builtin.ShellResult{Output: "(no output)", Status: "exit code 1"}, "The user ran `false` in the shell (exit 1):\n```\n(no output)\n```"},
+		{"signal", "kill -9 $$", builtin.ShellResult{Output: "(no output)", Status: "killed by signal killed"}, "(killed by signal killed):\n```\n(no output)\n```"},
+		{"timed out", "sleep 999", builtin.ShellResult{Output: "zzz", Status: "timed out after 600s", Stopped: true}, "(timed out, killed):\n```\nzzz\n```"},
+		{"backticks", "echo '`x`'", builtin.ShellResult{Output: "```\n"}, "The user ran `` echo '`x`' `` in the shell (exit 0):\n````\n```\n````"},
+		{"other failure", "x", builtin.ShellResult{Output: "start /bin/bash: no such file", Status: "failed"}, "(failed):\n```\nstart /bin/bash: no such file\n```"},
 	}
 	for _, tt := range tests {
 		if got := shellNote(tt.command, tt.res); !strings.Contains(got, tt.want) {

@@ -70,15 +70,48 @@ func runBash(ctx context.Context, env Env, call tool.Call, p BashParams) (tool.R
 		timeout = min(time.Duration(p.Timeout)*time.Second, orDuration(env.BashMaxTimeout, DefaultBashMaxTimeout))
 	}
 
-	out := &outputBuffer{max: env.maxOutput(), progress: call.Progress}
-	cmd := exec.Command(shell(env), "-c", p.Command)
+	sr, err := RunShell(ctx, env, p.Command, timeout, call.Progress)
+	if err != nil {
+		return tool.Result{}, err
+	}
+	return sr.Result(), nil
+}
+
+// ShellResult is how a shell command ended. Status is empty when it exited 0;
+// otherwise "exit code N" or "killed by signal S", or, when Stopped (its process
+// group was killed), "timed out after Ns" or "was cancelled".
+type ShellResult struct {
+	Output    string
+	Truncated bool
+	Status    string
+	Stopped   bool
+}
+
+// Result is the bash tool's answer for r: the status after the output, or a
+// stop before it, where the model reads it first.
+func (r ShellResult) Result() tool.Result {
+	switch {
+	case r.Stopped:
+		return tool.Result{Output: "command " + r.Status + "; its process group was killed\n\n" + r.Output, IsError: true, Truncated: r.Truncated}
+	case r.Status != "":
+		return tool.Result{Output: r.Output + "\n\n" + r.Status, IsError: true, Truncated: r.Truncated}
+	}
+	return tool.Result{Output: r.Output, Truncated: r.Truncated}
+}
+
+// RunShell runs command as the bash tool does (bash -c in env's folder, its own
+// process group killed on timeout or when ctx ends, output capped and streamed to
+// progress); the terminal UI's "!" commands run through it too.
+func RunShell(ctx context.Context, env Env, command string, timeout time.Duration, progress func(string)) (ShellResult, error) {
+	out := &outputBuffer{max: env.maxOutput(), progress: progress}
+	cmd := exec.Command(shell(env), "-c", command)
 	cmd.Dir = env.workDir()
 	cmd.Env = append(os.Environ(), nonInteractiveEnv...)
 	cmd.Stdout, cmd.Stderr = out, out // one writer: exec serialises the writes
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.WaitDelay = pipeGrace
 	if err := cmd.Start(); err != nil {
-		return tool.Result{}, fmt.Errorf("start %s: %w", cmd.Path, err)
+		return ShellResult{}, fmt.Errorf("start %s: %w", cmd.Path, err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -86,37 +119,34 @@ func runBash(ctx context.Context, env Env, call tool.Call, p BashParams) (tool.R
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	var waitErr error
-	var stopped string
+	var r ShellResult
 	select {
 	case waitErr = <-done:
 	case <-timer.C:
-		stopped = fmt.Sprintf("command timed out after %gs; its process group was killed", timeout.Seconds())
+		r.Status, r.Stopped = fmt.Sprintf("timed out after %gs", timeout.Seconds()), true
 		waitErr = killGroup(cmd.Process.Pid, done)
 	case <-ctx.Done():
-		stopped = "command was cancelled; its process group was killed"
+		r.Status, r.Stopped = "was cancelled", true
 		waitErr = killGroup(cmd.Process.Pid, done)
 	}
 
-	output, truncated := out.String()
-	if output == "" {
-		output = "(no output)"
+	r.Output, r.Truncated = out.String()
+	if r.Output == "" {
+		r.Output = "(no output)"
 	}
-	if stopped != "" {
-		return tool.Result{Output: stopped + "\n\n" + output, IsError: true, Truncated: truncated}, nil
+	if r.Stopped {
+		return r, nil
 	}
 	var exitErr *exec.ExitError
 	switch {
 	case waitErr == nil || errors.Is(waitErr, exec.ErrWaitDelay):
 		// ErrWaitDelay: the shell exited 0 but a background child kept the pipe open.
-		return tool.Result{Output: output, Truncated: truncated}, nil
+		return r, nil
 	case errors.As(waitErr, &exitErr):
-		return tool.Result{
-			Output:    fmt.Sprintf("%s\n\n%s", output, exitStatus(exitErr)),
-			IsError:   true,
-			Truncated: truncated,
-		}, nil
+		r.Status = exitStatus(exitErr)
+		return r, nil
 	default:
-		return tool.Result{}, fmt.Errorf("wait for command: %w", waitErr)
+		return ShellResult{}, fmt.Errorf("wait for command: %w", waitErr)
 	}
 }
 
