@@ -214,10 +214,7 @@ func newServeCron(c serveconfig.Config, home string, backend adapter.Backend, ro
 	if err != nil {
 		return nil, err
 	}
-	history := c.Cron.HistoryDir
-	if history == "" {
-		history = filepath.Join(home, "cron")
-	}
+	history := cronHistoryDir(c, home)
 	if notifier == nil {
 		if notifier, err = newCronNotifier(c, f.Jobs, logger); err != nil {
 			return nil, err
@@ -238,4 +235,13 @@ func newServeCron(c serveconfig.Config, home string, backend adapter.Backend, ro
 	}
 	logger.Info("cron: jobs loaded", "file", c.Cron.File, "jobs", len(f.Jobs), "enabled", len(f.Enabled()), "history", history)
 	return sched, nil
+}
+
+// cronHistoryDir is where cron keeps its runs and the messages it sent, which
+// the bot reads to answer replies to notifications.
+func cronHistoryDir(c serveconfig.Config, home string) string {
+	if c.Cron.HistoryDir != "" {
+		return c.Cron.HistoryDir
+	}
+	return filepath.Join(home, "cron")
 }

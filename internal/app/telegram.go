@@ -47,10 +47,7 @@ func newServeTelegram(c serveconfig.Config, home string, backend adapter.Backend
 	if err != nil {
 		return nil, usageError("%s: %v", c.Source("TELEGRAM_MODE_OVERRIDES"), err)
 	}
-	history := c.Cron.HistoryDir
-	if history == "" {
-		history = filepath.Join(home, "cron")
-	}
+	history := cronHistoryDir(c, home)
 	rn := runner.New(runner.Options{Timeout: c.Timeout, IdleTimeout: c.IdleTimeout})
 	models, efforts := c.AvailableModels, c.AvailableEfforts
 	if a, ok := backend.(adapter.Adapter); ok {
