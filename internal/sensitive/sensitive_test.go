@@ -1,0 +1,55 @@
+package sensitive
+
+import "testing"
+
+func TestControl(t *testing.T) {
+	ws := "/w"
+	cases := map[string]string{
+		"/w/.git/config":             RuleGitConfig,
+		"/w/.git/hooks/pre-commit":   RuleGitHooks,
+		"/w/.git/hooks":              RuleGitHooks,
+		"/w/.git":                    RuleGitDir,
+		"/w/sub/.git/config":         RuleGitConfig,
+		"/w/.albert-code.toml":       RuleProject,
+		"/w/a/.albert-code.toml":     RuleProject,
+		"/w/.albert-code/agents/x":   RuleProjectDir,
+		"/w/.vibe.toml":              RuleVibe,
+		"/w/.vibe/tools/x.py":        RuleVibeDir,
+		"/w/.mcp.json":               RuleMCPServers,
+		"/w/.git/objects/ab/cd":      "",
+		"/w/.git/config.bak/x":       "",
+		"/w/src/config":              "",
+		"/w/.albert-code.toml.d/x":   "",
+		"/elsewhere/.git/config":     "",
+		"/w":                         "",
+		"/w/.gitignore":              "",
+		"/w/notes/.mcp.json.example": "",
+	}
+	for path, want := range cases {
+		got, ok := Control(ws, path)
+		if got != want || ok != (want != "") {
+			t.Errorf("Control(%q) = %q, %v; want %q", path, got, ok, want)
+		}
+	}
+}
+
+func TestSecrets(t *testing.T) {
+	s := Secrets("/home/u", "/opt/ac", "~/.custom", "relative/ignored", "/etc/shadow")
+	for _, p := range []string{"/home/u/.ssh/id_ed25519", "/home/u/.albert-code/.env", "/opt/ac/config.toml",
+		"/home/u/.custom/k", "/etc/shadow", "/home/u/.config/albert-code/config.toml", "/home/u/.netrc"} {
+		if _, ok := IsSecret(s, p); !ok {
+			t.Errorf("%s should be secret", p)
+		}
+	}
+	for _, p := range []string{"/home/u/project/.env", "/home/u/.sshx", "/home/u/.config/other", "/home/u", "/opt"} {
+		if r, ok := IsSecret(s, p); ok {
+			t.Errorf("%s should not be secret (matched %s)", p, r)
+		}
+	}
+}
+
+func TestWithinRoot(t *testing.T) {
+	if !Within("/", "/etc") || Within("/a/b", "/a/bc") || !Within("/a", "/a") {
+		t.Fatal("Within is wrong at the edges")
+	}
+}
