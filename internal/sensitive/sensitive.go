@@ -94,3 +94,20 @@ func expandHome(p, home string) string {
 	}
 	return p
 }
+
+// Refused is IsSecret less the user's explicit exceptions: path is refused when it
+// lies in one of secrets and in none of allowed (absolute paths, or ~/ paths, from
+// [permissions] allow_secret in the user's global configuration).
+func Refused(secrets, allowed []string, path string) (string, bool) {
+	s, ok := IsSecret(secrets, path)
+	if !ok {
+		return "", false
+	}
+	home, _ := os.UserHomeDir()
+	for _, a := range allowed {
+		if a = expandHome(a, home); filepath.IsAbs(a) && Within(filepath.Clean(a), filepath.Clean(path)) {
+			return "", false
+		}
+	}
+	return s, true
+}
