@@ -54,7 +54,7 @@ func TestEveryKnob(t *testing.T) {
 	t.Parallel()
 	c, _, err := Load(env{
 		"ALBERT_CODE_API_MODE": "true", "ALBERT_CODE_API_MODE_HOST": "127.0.0.1", "ALBERT_CODE_API_MODE_PORT": " 9000 ",
-		"ALBERT_CODE_API_MODE_TOKEN": " tok-a-0123456789abcdef , ,tok-b-0123456789abcdef", "ALBERT_CODE_API_MODE_MAX_BODY": "512KiB",
+		"ALBERT_CODE_API_MODE_TOKEN": " tok-a-0123456789abcdef , tok-b-0123456789abcdef", "ALBERT_CODE_API_MODE_MAX_BODY": "512KiB",
 		"ALBERT_CODE_MCP_MODE": "yes", "ALBERT_CODE_MCP_MODE_PORT": "9001", "ALBERT_CODE_MCP_MODE_TOKEN": "mcp-0123456789abcdef",
 		"ALBERT_CODE_MCP_MODE_ALLOWED_HOSTS": "a.example,b.example", "ALBERT_CODE_MCP_MODE_ALLOWED_ORIGINS": "https://a.example",
 		"ALBERT_CODE_ADAPTER": "claude", "ALBERT_CODE_AGENT_BINARY": "/opt/claude", "ALBERT_CODE_WORKSPACE": "/srv/w",
@@ -279,5 +279,31 @@ func TestSizes(t *testing.T) {
 		if err := parseSize(in, &n); err == nil {
 			t.Errorf("%q: read as %d, want an error", in, n)
 		}
+	}
+}
+
+// A token list that is set but holds no token would start an API without
+// authentication: it is refused, naming the variable and what to do.
+func TestEmptyLookingTokensAreRefused(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"ALBERT_CODE_API_MODE_TOKEN", "ALBERT_CODE_MCP_MODE_TOKEN"} {
+		for _, v := range []string{",", " ", " , ", ",,,", "tok-a-0123456789abcdef,", "tok-a-0123456789abcdef,,tok-b-0123456789abcdef", "tok-a-0123456789abcdef,   "} {
+			_, _, err := Load(env{"ALBERT_CODE_API_MODE": "1", "ALBERT_CODE_MCP_MODE": "1", name: v}.source(), machine)
+			if err == nil {
+				t.Errorf("%s=%q: started", name, v)
+				continue
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, name) || !strings.Contains(msg, "empty or only spaces") || !strings.Contains(msg, "unset the variable") {
+				t.Errorf("%s=%q: %v", name, v, err)
+			}
+			if strings.Contains(msg, "tok-a") {
+				t.Errorf("%s=%q: the error shows a token: %v", name, v, err)
+			}
+		}
+	}
+	c, _, err := Load(env{"ALBERT_CODE_API_MODE": "1", "ALBERT_CODE_API_MODE_TOKEN": " tok-a-0123456789abcdef , tok-b-0123456789abcdef "}.source(), machine)
+	if err != nil || !slices.Equal(c.API.Tokens, []string{"tok-a-0123456789abcdef", "tok-b-0123456789abcdef"}) {
+		t.Errorf("spaces around tokens: %q, %v", c.API.Tokens, err)
 	}
 }

@@ -97,6 +97,23 @@ func splitList(v string) []string {
 	return out
 }
 
+// parseTokens reads a comma-separated list of bearer tokens. A value that is set
+// but holds no token (",", " ", "a,,b") is refused rather than read as "no
+// authentication": a server left open by a typo is worse than one that will not start.
+func parseTokens(v string, dst *[]string) error {
+	var tokens []string
+	for i, item := range strings.Split(v, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			return fmt.Errorf("token %d of the list is empty or only spaces: give each token between commas, "+
+				"or unset the variable to run without authentication", i+1)
+		}
+		tokens = append(tokens, item)
+	}
+	*dst = tokens
+	return nil
+}
+
 // formatDuration writes d without the zero units time.Duration.String adds ("30m",
 // not "30m0s").
 func formatDuration(d time.Duration) string {
