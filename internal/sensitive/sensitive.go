@@ -6,6 +6,7 @@
 package sensitive
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -110,4 +111,15 @@ func Refused(secrets, allowed []string, path string) (string, bool) {
 		}
 	}
 	return s, true
+}
+
+// AllowSecretHint tells a user how to let tools reach the secret path, the one way
+// there is: naming it in their own global configuration. A project file cannot.
+func AllowSecretHint(path string) string {
+	return fmt.Sprintf("Only the user can allow it, in their global config file (~/.config/albert-code/config.toml): [permissions] allow_secret = [%q]", path)
+}
+
+// AllowControlHint tells a user how to let writes to a control file run without asking.
+func AllowControlHint(rel string) string {
+	return fmt.Sprintf("To stop asking, the user can name it in their global config file (~/.config/albert-code/config.toml): [permissions] allow_control = [%q]", rel)
 }

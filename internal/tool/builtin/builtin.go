@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/etalab-ia/albert-code/internal/sensitive"
 	"github.com/etalab-ia/albert-code/internal/tool"
 )
 
@@ -57,6 +58,13 @@ type Env struct {
 
 	// BuiltinGrep forces grep's Go engine even when ripgrep is on PATH.
 	BuiltinGrep bool
+
+	// Secrets are the paths no file tool reads or writes, and grep and glob skip
+	// (absolute, see package sensitive); nil means sensitive.DefaultSecrets().
+	Secrets []string
+	// AllowSecrets are the user's explicit exceptions to Secrets, from their global
+	// configuration only.
+	AllowSecrets []string
 
 	// FetchMaxBytes caps a web_fetch download; FetchOutputBytes what it returns.
 	FetchMaxBytes    int64
@@ -121,11 +129,23 @@ func (e Env) resolve(p string) string {
 }
 
 // display shows a path the way the model best reuses it: relative to WorkDir when it
-// is inside, absolute otherwise.
+// is inside, absolute otherwise. A real path (links resolved) below a workspace
+// reached through a link is shown relative too.
 func (e Env) display(abs string) string {
-	rel, err := filepath.Rel(e.workDir(), abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return abs
+	wd := e.workDir()
+	if sensitive.Within(wd, abs) {
+		return relSlash(wd, abs)
+	}
+	if real, err := sensitive.Resolve(e.resolve(wd)); err == nil && sensitive.Within(real, abs) {
+		return relSlash(real, abs)
+	}
+	return abs
+}
+
+func relSlash(dir, path string) string {
+	rel, err := filepath.Rel(dir, path)
+	if err != nil {
+		return path
 	}
 	return filepath.ToSlash(rel)
 }

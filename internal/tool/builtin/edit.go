@@ -24,22 +24,26 @@ type EditParams struct {
 // that does not exist yet (or fills an empty one), so one tool covers "add this new
 // file" without the model reaching for write.
 func Edit(env Env) tool.Tool {
+	checked := &checkedTargets{}
 	return tool.New(tool.Def[EditParams]{
 		Info:  tool.Info{Name: "edit", Description: editDescription, Kind: tool.KindEdit},
-		Paths: func(p EditParams) []string { return []string{env.resolve(p.Path)} },
+		Paths: func(p EditParams) []string { return checked.report(env, p.Path) },
 		Run: func(ctx context.Context, call tool.Call, p EditParams) (tool.Result, error) {
-			return editFile(env, p), nil
+			return editFile(env, checked, p), nil
 		},
 	})
 }
 
-func editFile(env Env, p EditParams) tool.Result {
-	path := env.resolve(p.Path)
-	shown := env.display(path)
+func editFile(env Env, checked *checkedTargets, p EditParams) tool.Result {
 	if p.OldString == p.NewString {
 		return tool.Errorf("old_string and new_string are identical; nothing to change")
 	}
-	target, old, mode, exists, err := readExisting(path)
+	t, refused := env.reach(checked, "edit", p.Path)
+	if refused != "" {
+		return tool.Errorf("%s", refused)
+	}
+	shown := env.display(t.named)
+	old, mode, exists, err := readExisting(t)
 	if err != nil {
 		return tool.Errorf("cannot edit %s: %v", shown, err)
 	}
@@ -55,7 +59,7 @@ func editFile(env Env, p EditParams) tool.Result {
 	case p.OldString == "":
 		return tool.Errorf("old_string is empty but %s already has content; give the text to replace, or use write to replace the whole file", shown)
 	case !exists:
-		return tool.Errorf("%s does not exist%s", shown, suggest(path))
+		return tool.Errorf("%s does not exist%s", shown, suggest(t.named))
 	default:
 		oldS, newS := p.OldString, p.NewString
 		count = strings.Count(old, oldS)
@@ -73,7 +77,7 @@ func editFile(env Env, p EditParams) tool.Result {
 		updated = strings.ReplaceAll(old, oldS, newS)
 	}
 
-	if err := writeAtomic(target, []byte(updated), mode); err != nil {
+	if err := writeAtomic(t, []byte(updated), mode); err != nil {
 		return tool.Errorf("cannot write %s: %v", shown, err)
 	}
 	diff := newFileDiff(shown, old, updated, !exists)

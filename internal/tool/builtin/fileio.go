@@ -3,9 +3,12 @@ package builtin
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/etalab-ia/albert-code/internal/textdiff"
 )
@@ -32,49 +35,53 @@ func newFileDiff(path, old, new string, created bool) FileDiff {
 	return FileDiff{Path: path, Old: old, New: new, Created: created, Unified: unified, Added: added, Removed: removed}
 }
 
-// readExisting returns a file's text and mode, or exists=false when there is none.
-// It resolves symlinks so writes go to the link's target instead of replacing the link.
-func readExisting(path string) (target, text string, mode fs.FileMode, exists bool, err error) {
-	target = path
-	if t, err := filepath.EvalSymlinks(path); err == nil {
-		target = t
-	}
-	info, err := os.Stat(target)
+// readExisting returns the text and mode of the file at t.real, or exists=false when
+// there is none. A link's target is read and later replaced, never the link itself.
+func readExisting(t target) (text string, mode fs.FileMode, exists bool, err error) {
+	f, err := openReal(t)
 	if errors.Is(err, fs.ErrNotExist) {
-		return target, "", 0, false, nil
+		return "", 0, false, nil
 	}
 	if err != nil {
-		return target, "", 0, false, err
+		return "", 0, false, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return "", 0, true, err
 	}
 	if info.IsDir() {
-		return target, "", 0, true, fmt.Errorf("%s is a directory", path)
+		return "", 0, true, fmt.Errorf("%s is a directory", t.real)
 	}
-	b, err := os.ReadFile(target)
+	b, err := io.ReadAll(f)
 	if err != nil {
-		return target, "", 0, true, err
+		return "", 0, true, err
 	}
-	return target, string(b), info.Mode().Perm(), true, nil
+	return string(b), info.Mode().Perm(), true, nil
 }
 
-// writeAtomic replaces path's content with data so that readers see the old file or
-// the new one, never half of it: it writes a temporary file in the same directory
-// (same filesystem), syncs it, and renames it over path. It creates missing parent
-// directories.
-func writeAtomic(path string, data []byte, mode fs.FileMode) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+// writeAtomic replaces t.real's content with data so that readers see the old file
+// or the new one, never half of it: it writes a temporary file in the same directory
+// (same filesystem), syncs it, and renames it over the file. Both happen in the
+// directory opened by openDir, so a link swapped in meanwhile cannot move the write
+// elsewhere. It creates missing parent directories.
+func writeAtomic(t target, data []byte, mode fs.FileMode) error {
+	dir, err := openDir(t, filepath.Dir(t.real), true)
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
+	defer dir.Close()
+	base := filepath.Base(t.real)
+	tmp := "." + base + ".tmp-" + strconv.FormatUint(rand.Uint64(), 36)
+	f, err := dir.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
 	ok := false
 	defer func() {
 		if !ok {
 			_ = f.Close()
-			_ = os.Remove(tmp)
+			_ = dir.Remove(tmp)
 		}
 	}()
 	if _, err := f.Write(data); err != nil {
@@ -89,7 +96,7 @@ func writeAtomic(path string, data []byte, mode fs.FileMode) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := dir.Rename(tmp, base); err != nil {
 		return err
 	}
 	ok = true

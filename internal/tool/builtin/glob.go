@@ -33,11 +33,12 @@ type GlobParams struct {
 // Glob lists files whose path below Path matches a doublestar pattern, honouring
 // ignore files exactly as grep does.
 func Glob(env Env) tool.Tool {
+	checked := &checkedTargets{}
 	return tool.New(tool.Def[GlobParams]{
 		Info:  tool.Info{Name: "glob", Description: globDescription, ReadOnly: true, Kind: tool.KindSearch},
-		Paths: func(p GlobParams) []string { return []string{globRoot(env, p)} },
+		Paths: func(p GlobParams) []string { return checked.report(env, globRoot(env, p)) },
 		Run: func(ctx context.Context, call tool.Call, p GlobParams) (tool.Result, error) {
-			return runGlob(ctx, env, p)
+			return runGlob(ctx, env, checked, p)
 		},
 	})
 }
@@ -51,8 +52,12 @@ func globRoot(env Env, p GlobParams) string {
 	return env.resolve(p.Path)
 }
 
-func runGlob(ctx context.Context, env Env, p GlobParams) (tool.Result, error) {
-	root := globRoot(env, p)
+func runGlob(ctx context.Context, env Env, checked *checkedTargets, p GlobParams) (tool.Result, error) {
+	t, refused := env.reach(checked, "glob", globRoot(env, p))
+	if refused != "" {
+		return tool.Errorf("%s", refused), nil
+	}
+	root := t.real
 	pattern := strings.TrimPrefix(filepath.ToSlash(p.Pattern), "./")
 	if filepath.IsAbs(p.Pattern) {
 		_, pattern = doublestar.SplitPattern(filepath.ToSlash(p.Pattern))
@@ -62,12 +67,13 @@ func runGlob(ctx context.Context, env Env, p GlobParams) (tool.Result, error) {
 	}
 	if info, err := os.Stat(root); err != nil || !info.IsDir() {
 		if errors.Is(err, fs.ErrNotExist) {
-			return tool.Errorf("%s does not exist", env.display(root)), nil
+			return tool.Errorf("%s does not exist", env.display(t.named)), nil
 		}
-		return tool.Errorf("%s is not a directory", env.display(root)), nil
+		return tool.Errorf("%s is not a directory", env.display(t.named)), nil
 	}
 	var found []string
-	err := fswalk.Walk(ctx, root, fswalk.Options{}, func(path, rel string, d fs.DirEntry) error {
+	over := skipping(root, env.skipSecret, nil)
+	err := fswalk.Walk(ctx, root, fswalk.Options{Override: over}, func(path, rel string, d fs.DirEntry) error {
 		if ok, _ := doublestar.Match(pattern, rel); ok {
 			found = append(found, env.display(path))
 		}

@@ -50,26 +50,31 @@ type grepMatch struct {
 
 // grepQuery is a validated search.
 type grepQuery struct {
-	root       string
-	re         *regexp.Regexp
-	p          GrepParams
-	maxMatches int
+	root   string // real: links resolved
+	target target
+	skip   func(path string) bool // secret paths below root
+	// secretsBelow are the secret paths below root, relative to it, for rg.
+	secretsBelow []string
+	re           *regexp.Regexp
+	p            GrepParams
+	maxMatches   int
 }
 
 // Grep searches file contents with ripgrep when it is on PATH, else with a Go engine
 // that walks the tree the same way (see fswalk.Walk), so results do not depend on the
 // machine.
 func Grep(env Env) tool.Tool {
+	checked := &checkedTargets{}
 	return tool.New(tool.Def[GrepParams]{
 		Info:  tool.Info{Name: "grep", Description: grepDescription, ReadOnly: true, Kind: tool.KindSearch},
-		Paths: func(p GrepParams) []string { return []string{env.resolve(p.Path)} },
+		Paths: func(p GrepParams) []string { return checked.report(env, p.Path) },
 		Run: func(ctx context.Context, call tool.Call, p GrepParams) (tool.Result, error) {
-			return runGrep(ctx, env, p)
+			return runGrep(ctx, env, checked, p)
 		},
 	})
 }
 
-func runGrep(ctx context.Context, env Env, p GrepParams) (tool.Result, error) {
+func runGrep(ctx context.Context, env Env, checked *checkedTargets, p GrepParams) (tool.Result, error) {
 	expr := p.Pattern
 	if p.IgnoreCase {
 		expr = "(?i)" + expr
@@ -84,12 +89,18 @@ func runGrep(ctx context.Context, env Env, p GrepParams) (tool.Result, error) {
 	if p.MaxMatches < 0 {
 		return tool.Errorf("max_matches must be positive"), nil
 	}
-	q := grepQuery{root: env.resolve(p.Path), re: re, p: p, maxMatches: min(orInt(p.MaxMatches, defaultMaxMatches), maxMaxMatches)}
+	t, refused := env.reach(checked, "grep", p.Path)
+	if refused != "" {
+		return tool.Errorf("%s", refused), nil
+	}
+	q := grepQuery{root: t.real, target: t, skip: env.skipSecret, re: re, p: p,
+		maxMatches: min(orInt(p.MaxMatches, defaultMaxMatches), maxMaxMatches)}
+	q.secretsBelow = env.secretsBelow(q.root)
 	if _, err := os.Stat(q.root); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return tool.Errorf("%s does not exist", env.display(q.root)), nil
+			return tool.Errorf("%s does not exist", env.display(t.named)), nil
 		}
-		return tool.Errorf("cannot search %s: %v", env.display(q.root), err), nil
+		return tool.Errorf("cannot search %s: %v", env.display(t.named), err), nil
 	}
 
 	var matches []grepMatch
@@ -120,16 +131,24 @@ func runGrep(ctx context.Context, env Env, p GrepParams) (tool.Result, error) {
 	return tool.Result{Output: out, Truncated: truncated}, nil
 }
 
+func (q grepQuery) skipPath(path string) bool { return q.skip != nil && q.skip(path) }
+
 // grepBuiltin searches in Go, stopping one match past the limit so the caller can
 // tell the output was cut.
 func grepBuiltin(ctx context.Context, q grepQuery) ([]grepMatch, error) {
 	var out []grepMatch
 	errEnough := errors.New("enough matches")
-	err := fswalk.Walk(ctx, q.root, fswalk.Options{Override: globOverride(q.p.Glob)}, func(file, rel string, d fs.DirEntry) error {
+	files, err := openTree(q.target)
+	if err != nil {
+		return nil, fmt.Errorf("grep %s: %w", q.root, err)
+	}
+	defer files.Close()
+	over := skipping(q.root, q.skipPath, globOverride(q.p.Glob))
+	err = fswalk.Walk(ctx, q.root, fswalk.Options{Override: over}, func(file, rel string, d fs.DirEntry) error {
 		if info, err := d.Info(); err != nil || info.Size() > maxGrepFileBytes {
 			return nil
 		}
-		data, err := os.ReadFile(file)
+		data, err := files.read(file)
 		if err != nil || bytes.IndexByte(data, 0) >= 0 {
 			return nil // unreadable or binary: skipped, as ripgrep does
 		}

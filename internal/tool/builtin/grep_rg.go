@@ -38,7 +38,8 @@ type rgEvent struct {
 	} `json:"data"`
 }
 
-// grepRipgrep runs rg with flags that make it walk exactly as fswalk.Walk does, reading
+// grepRipgrep runs rg without --follow, so links below the root are not followed
+// (the root itself is already a real path), with flags that make it walk exactly as fswalk.Walk does, reading
 // its JSON output (robust against colons and odd bytes in paths) until one match past
 // the limit. bad is a model-visible problem (rg rejected the pattern).
 func grepRipgrep(ctx context.Context, rg string, q grepQuery) (matches []grepMatch, bad string, err error) {
@@ -55,6 +56,12 @@ func grepRipgrep(ctx context.Context, rg string, q grepQuery) (matches []grepMat
 	}
 	if q.p.Glob != "" {
 		args = append(args, "--glob", q.p.Glob)
+	}
+	// Later globs win in rg: the secrets below the root stay out whatever the
+	// model's glob says. Matches are filtered again below, for secrets rg met
+	// another way (a file root, a glob quirk).
+	for _, rel := range q.secretsBelow {
+		args = append(args, "--glob", "!/"+rel)
 	}
 	// rg matches --glob against paths relative to its working directory, so it runs
 	// in the search root, as the Go engine matches relative to it.
@@ -82,7 +89,7 @@ func grepRipgrep(ctx context.Context, rg string, q grepQuery) (matches []grepMat
 			var ev rgEvent
 			err := json.Unmarshal(line, &ev)
 			sawEvent = sawEvent || err == nil
-			if err == nil && ev.Type == "match" {
+			if err == nil && ev.Type == "match" && !q.skipPath(filepath.Join(dir, string(ev.Data.Path.raw()))) {
 				matches = append(matches, grepMatch{
 					path: filepath.Join(dir, string(ev.Data.Path.raw())),
 					line: ev.Data.LineNumber,

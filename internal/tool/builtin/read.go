@@ -40,16 +40,17 @@ type ReadParams struct {
 
 // Read returns a text file's lines numbered like cat -n, within a line and byte budget.
 func Read(env Env) tool.Tool {
+	checked := &checkedTargets{}
 	return tool.New(tool.Def[ReadParams]{
 		Info:  tool.Info{Name: "read", Description: readDescription, ReadOnly: true, Kind: tool.KindRead},
-		Paths: func(p ReadParams) []string { return []string{env.resolve(p.Path)} },
+		Paths: func(p ReadParams) []string { return checked.report(env, p.Path) },
 		Run: func(ctx context.Context, call tool.Call, p ReadParams) (tool.Result, error) {
-			return readFile(env, p)
+			return readFile(env, checked, p)
 		},
 	})
 }
 
-func readFile(env Env, p ReadParams) (tool.Result, error) {
+func readFile(env Env, checked *checkedTargets, p ReadParams) (tool.Result, error) {
 	if p.Offset < 0 || p.Limit < 0 {
 		return tool.Errorf("offset and limit must be positive"), nil
 	}
@@ -58,12 +59,16 @@ func readFile(env Env, p ReadParams) (tool.Result, error) {
 	if limit == 0 {
 		limit = env.readLines()
 	}
-	path := env.resolve(p.Path)
-	shown := env.display(path)
+	t, refused := env.reach(checked, "read", p.Path)
+	if refused != "" {
+		return tool.Errorf("%s", refused), nil
+	}
+	path := t.real
+	shown := env.display(t.named)
 
-	f, err := os.Open(path)
+	f, err := openReal(t)
 	if errors.Is(err, fs.ErrNotExist) {
-		return tool.Errorf("%s does not exist%s", shown, suggest(path)), nil
+		return tool.Errorf("%s does not exist%s", shown, suggest(t.named)), nil
 	}
 	if err != nil {
 		return tool.Errorf("cannot open %s: %v", shown, err), nil

@@ -22,13 +22,17 @@ type WriteParams struct {
 
 // Write creates or replaces a whole file, atomically, creating parent directories.
 func Write(env Env) tool.Tool {
+	checked := &checkedTargets{}
 	return tool.New(tool.Def[WriteParams]{
 		Info:  tool.Info{Name: "write", Description: writeDescription, Kind: tool.KindEdit},
-		Paths: func(p WriteParams) []string { return []string{env.resolve(p.Path)} },
+		Paths: func(p WriteParams) []string { return checked.report(env, p.Path) },
 		Run: func(ctx context.Context, call tool.Call, p WriteParams) (tool.Result, error) {
-			path := env.resolve(p.Path)
-			shown := env.display(path)
-			target, old, mode, exists, err := readExisting(path)
+			t, refused := env.reach(checked, "write", p.Path)
+			if refused != "" {
+				return tool.Errorf("%s", refused), nil
+			}
+			shown := env.display(t.named)
+			old, mode, exists, err := readExisting(t)
 			if err != nil {
 				return tool.Errorf("cannot write %s: %v", shown, err), nil
 			}
@@ -38,7 +42,7 @@ func Write(env Env) tool.Tool {
 			if exists && old == p.Content {
 				return tool.Text(fmt.Sprintf("%s already has this content; nothing changed", shown)), nil
 			}
-			if err := writeAtomic(target, []byte(p.Content), mode); err != nil {
+			if err := writeAtomic(t, []byte(p.Content), mode); err != nil {
 				return tool.Errorf("cannot write %s: %v", shown, err), nil
 			}
 			diff := newFileDiff(shown, old, p.Content, !exists)
