@@ -1,0 +1,161 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"sync"
+
+	"github.com/etalab-ia/albert-code/internal/sensitive"
+)
+
+// Network says when sandboxed commands may open network sockets.
+type Network string
+
+const (
+	// NetworkAuto: no network in read-only, network in workspace-write (approved
+	// commands install packages and fetch modules).
+	NetworkAuto Network = ""
+	NetworkOn   Network = "on"
+	NetworkOff  Network = "off"
+)
+
+// ParseNetwork reads [sandbox] network.
+func ParseNetwork(s string) (Network, error) {
+	switch n := Network(s); n {
+	case NetworkAuto, NetworkOn, NetworkOff:
+		return n, nil
+	case "auto":
+		return NetworkAuto, nil
+	}
+	return "", fmt.Errorf("sandbox network %q: want auto, on or off", s)
+}
+
+// Config is the [sandbox] section and the facts of one agent.
+type Config struct {
+	// Mode Off turns confinement off; the environment is still scrubbed and the
+	// command's tree still killed with the agent. Any other value lets each call's
+	// mode (WithMode) decide.
+	Mode    Mode
+	Backend Backend
+	WorkDir string
+	// Writable are more folders writable in workspace-write.
+	Writable []string
+	// Secrets are unreadable to commands; nil means sensitive.DefaultSecrets.
+	Secrets []string
+	Network Network
+	// EnvPassthrough names variables kept although they look like secrets.
+	EnvPassthrough []string
+}
+
+// Sandbox starts commands for one agent. It is safe for concurrent use.
+type Sandbox struct {
+	cfg     Config
+	backend Backend
+	reason  string // why there is no backend
+
+	tmpOnce sync.Once
+	tmpDir  string
+	tmpErr  error
+}
+
+// ErrUnavailable wraps the reason the kernel cannot confine commands.
+var ErrUnavailable = errors.New("no OS sandbox is available")
+
+// New checks cfg and picks the backend. A sandbox without a backend still works:
+// Active is false and commands run unconfined; callers must then ask before every
+// command (fail closed), which Status lets them know.
+func New(cfg Config) *Sandbox {
+	if cfg.Secrets == nil {
+		cfg.Secrets = sensitive.DefaultSecrets()
+	}
+	s := &Sandbox{cfg: cfg}
+	if cfg.Mode != Off {
+		s.backend, s.reason = pick(cfg.Backend)
+	}
+	return s
+}
+
+// Status is what faces announce about the sandbox.
+type Status struct {
+	// Mode is Off when the user turned the sandbox off.
+	Mode Mode
+	// Active says commands are confined.
+	Active  bool
+	Backend Backend
+	// Reason says why an expected sandbox is not active.
+	Reason string
+}
+
+// Status reports the sandbox's state.
+func (s *Sandbox) Status() Status {
+	if s == nil {
+		return Status{Mode: Off}
+	}
+	return Status{Mode: s.cfg.Mode, Active: s.backend != "", Backend: s.backend, Reason: s.reason}
+}
+
+// Announcement is the one line every face shows when the sandbox is not confining
+// commands, or "".
+func (st Status) Announcement() string {
+	switch {
+	case st.Mode == Off:
+		return "The OS sandbox is off (--sandbox off or [sandbox] mode = \"off\"): commands run with all your rights."
+	case !st.Active:
+		return "No OS sandbox is available (" + st.Reason + "): every command asks before it runs."
+	}
+	return ""
+}
+
+// TempDir returns the private temporary directory, made on first use.
+func (s *Sandbox) TempDir() (string, error) {
+	s.tmpOnce.Do(func() {
+		s.tmpDir, s.tmpErr = os.MkdirTemp("", "albert-code-sandbox-")
+	})
+	return s.tmpDir, s.tmpErr
+}
+
+// Close removes the private temporary directory.
+func (s *Sandbox) Close() error {
+	if s == nil || s.tmpDir == "" {
+		return nil
+	}
+	return os.RemoveAll(s.tmpDir)
+}
+
+// Prepare readies cmd, built but not started, to run in mode (ModeFrom(ctx) when
+// mode is ""): its environment without secrets and with TMPDIR private, and, unless
+// the sandbox is off, its program under the backend. The returned function is to
+// be called once cmd has started (or failed to). It also reports the variables it
+// dropped from the environment.
+func (s *Sandbox) Prepare(ctx context.Context, mode Mode, cmd *exec.Cmd) (release func(), err error) {
+	if mode == "" {
+		mode = ModeFrom(ctx)
+	}
+	if s.cfg.Mode == Off {
+		mode = Off
+	}
+	env := cmd.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	env, _ = ScrubEnv(env, s.cfg.EnvPassthrough)
+	tmp, err := s.TempDir()
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: make the private temporary directory: %w", err)
+	}
+	cmd.Env = append(env, "TMPDIR="+tmp)
+	p := s.policy(mode, tmp)
+	if mode == Off || s.backend == "" {
+		return guardOnly(cmd)
+	}
+	return confine(cmd, s.backend, p)
+}
+
+func (s *Sandbox) policy(mode Mode, tmp string) Policy {
+	net := s.cfg.Network == NetworkOn || s.cfg.Network == NetworkAuto && mode == WorkspaceWrite
+	return Policy{Mode: mode, WorkDir: s.cfg.WorkDir, TempDir: tmp, Writable: s.cfg.Writable,
+		Secrets: s.cfg.Secrets, Network: net, Backend: s.backend}
+}

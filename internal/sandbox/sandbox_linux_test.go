@@ -1,0 +1,336 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv("SANDBOX_TEST_AGENT") != "" {
+		agentHelper()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// agentHelper plays an agent that starts a sandboxed command whose grandchild
+// leaves the group, prints the grandchild's pid, and waits to be killed.
+func agentHelper() {
+	cmd := exec.Command("/bin/bash", "-c", "setsid sleep 300 & echo $!; sleep 300")
+	release, err := wrap(cmd, nil)
+	if err != nil {
+		fmt.Println("error", err)
+		os.Exit(1)
+	}
+	cmd.Stdout = os.Stdout
+	if err := cmd.Start(); err != nil {
+		fmt.Println("error", err)
+		os.Exit(1)
+	}
+	release()
+	time.Sleep(time.Hour)
+}
+
+func needLandlock(t *testing.T) {
+	t.Helper()
+	if LandlockABI() < 1 {
+		t.Fatal("this test needs Landlock, which notes/library-probes.md says this kernel has")
+	}
+}
+
+func runIn(t *testing.T, p Policy, dir, script string) (string, error) {
+	t.Helper()
+	cmd := exec.Command("/bin/bash", "-c", script)
+	cmd.Dir = dir
+	release, err := wrap(cmd, records(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+func TestWorkspaceWriteConfinesWrites(t *testing.T) {
+	needLandlock(t)
+	ws, tmp, outside := t.TempDir(), t.TempDir(), t.TempDir()
+	p := Policy{Mode: WorkspaceWrite, WorkDir: ws, TempDir: tmp, Network: true}
+	out, err := runIn(t, p, ws, "echo a > in.txt && mkdir -p d/e && echo b > d/e/f && echo b > "+tmp+"/t.txt && echo c > "+outside+"/x.txt")
+	if err == nil || !strings.Contains(out, "Permission denied") {
+		t.Fatalf("the write outside was not refused: err=%v out=%s", err, out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "d/e/f")); string(b) != "b\n" {
+		t.Fatalf("the write inside failed: %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(outside, "x.txt")); err == nil {
+		t.Fatal("x.txt exists outside the workspace")
+	}
+}
+
+func TestReadOnlyWritesOnlyTemp(t *testing.T) {
+	needLandlock(t)
+	ws, tmp := t.TempDir(), t.TempDir()
+	p := Policy{Mode: ReadOnly, WorkDir: ws, TempDir: tmp}
+	if out, err := runIn(t, p, ws, "echo a > "+tmp+"/ok && cat "+tmp+"/ok && ls / >/dev/null"); err != nil {
+		t.Fatalf("temp dir write or read failed: %v %s", err, out)
+	}
+	out, err := runIn(t, p, ws, "echo a > in.txt")
+	if err == nil || !strings.Contains(out, "Permission denied") {
+		t.Fatalf("read-only mode wrote the workspace: err=%v out=%s", err, out)
+	}
+}
+
+func TestSecretsUnreadable(t *testing.T) {
+	needLandlock(t)
+	home, tmp := t.TempDir(), t.TempDir()
+	ws := filepath.Join(home, "project")
+	for path, text := range map[string]string{
+		".albert-code/.env": "ALBERT_API_KEY=sk-secret\n", ".ssh/id_ed25519": "KEY\n",
+		".netrc": "machine x password y\n", "notes.txt": "public\n", "project/main.go": "package main\n",
+	} {
+		full := filepath.Join(home, path)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte(text), 0o600)
+	}
+	os.Symlink(filepath.Join(home, ".albert-code/.env"), filepath.Join(ws, "env-link"))
+	secrets := []string{filepath.Join(home, ".albert-code"), filepath.Join(home, ".ssh"), filepath.Join(home, ".netrc")}
+	for _, mode := range []Mode{ReadOnly, WorkspaceWrite} {
+		p := Policy{Mode: mode, WorkDir: ws, TempDir: tmp, Secrets: secrets}
+		for _, attack := range []string{"cat ../.albert-code/.env", "cat env-link", "cat ../.ssh/id_ed25519", "cat ../.netrc",
+			"grep -r sk-secret ..", "cp ../.albert-code/.env stolen"} {
+			out, _ := runIn(t, p, ws, attack)
+			if strings.Contains(out, "sk-secret") || strings.Contains(out, "KEY") || strings.Contains(out, "password y") {
+				t.Errorf("%s: %q read a secret: %s", mode, attack, out)
+			}
+		}
+		if out, err := runIn(t, p, ws, "cat ../notes.txt main.go"); err != nil || !strings.Contains(out, "public") {
+			t.Errorf("%s: reading ordinary files failed: %v %s", mode, err, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(ws, "stolen")); err == nil {
+		if b, _ := os.ReadFile(filepath.Join(ws, "stolen")); strings.Contains(string(b), "sk-secret") {
+			t.Fatal("the secret was copied into the workspace")
+		}
+	}
+}
+
+func TestNetworkOff(t *testing.T) {
+	needLandlock(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte("hello\n"))
+			c.Close()
+		}
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	ws := t.TempDir()
+	script := fmt.Sprintf("exec 3<>/dev/tcp/127.0.0.1/%d && head -1 <&3", port)
+	out, err := runIn(t, Policy{Mode: WorkspaceWrite, WorkDir: ws, TempDir: t.TempDir(), Network: true}, ws, script)
+	if err != nil || !strings.Contains(out, "hello") {
+		t.Fatalf("with network on, the connection failed: %v %s", err, out)
+	}
+	out, err = runIn(t, Policy{Mode: ReadOnly, WorkDir: ws, TempDir: t.TempDir()}, ws, script)
+	if err == nil || strings.Contains(out, "hello") {
+		t.Fatalf("with network off, the connection worked: %s", out)
+	}
+	out, err = runIn(t, Policy{Mode: ReadOnly, WorkDir: ws, TempDir: t.TempDir()}, ws,
+		fmt.Sprintf("exec 3<>/dev/udp/127.0.0.1/%d && echo sent >&3 && echo udp-open", port))
+	if err == nil || strings.Contains(out, "udp-open") {
+		t.Fatalf("with network off, a UDP socket opened: %s", out)
+	}
+}
+
+func TestControlFilesStayReadOnly(t *testing.T) {
+	needLandlock(t)
+	ws := t.TempDir()
+	os.MkdirAll(filepath.Join(ws, ".git/hooks"), 0o755)
+	os.WriteFile(filepath.Join(ws, ".git/config"), []byte("[core]\n"), 0o644)
+	os.WriteFile(filepath.Join(ws, ".git/HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+	os.MkdirAll(filepath.Join(ws, ".albert-code/agents"), 0o755)
+	os.WriteFile(filepath.Join(ws, ".albert-code.toml"), []byte("# mine\n"), 0o644)
+	p := Policy{Mode: WorkspaceWrite, WorkDir: ws, TempDir: t.TempDir()}
+	for _, attack := range []string{
+		"echo '[core] fsmonitor = evil' >> .git/config",
+		"echo evil > .git/hooks/pre-commit",
+		"echo '[tools.bash]' >> .albert-code.toml",
+		"echo x > .albert-code/agents/default.toml",
+		"mv .git .git-old",
+		"mv .albert-code.toml x.toml",
+		"rm -f .git/config",
+	} {
+		out, err := runIn(t, p, ws, attack)
+		if err == nil {
+			t.Errorf("%q succeeded: %s", attack, out)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, ".git/config")); string(b) != "[core]\n" {
+		t.Fatalf(".git/config changed: %q", b)
+	}
+	if out, err := runIn(t, p, ws, "echo ok > .git/index.lock && echo x > new.txt && rm .git/index.lock"); err != nil {
+		t.Fatalf("ordinary writes in the workspace and .git failed: %v %s", err, out)
+	}
+}
+
+func TestExitStatusRelayed(t *testing.T) {
+	needLandlock(t)
+	ws := t.TempDir()
+	p := Policy{Mode: ReadOnly, WorkDir: ws, TempDir: t.TempDir()}
+	_, err := runIn(t, p, ws, "exit 3")
+	if e, ok := err.(*exec.ExitError); !ok || e.ExitCode() != 3 {
+		t.Fatalf("exit 3 came back as %v", err)
+	}
+	_, err = runIn(t, p, ws, "kill -USR1 $$")
+	e, ok := err.(*exec.ExitError)
+	if !ok {
+		t.Fatalf("a signal came back as %v", err)
+	}
+	if ws := e.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGUSR1 {
+		t.Fatalf("want killed by SIGUSR1, got %v", ws)
+	}
+	cmd := exec.Command("/nonexistent/prog")
+	release, _ := wrap(cmd, records(p))
+	defer release()
+	out, err := cmd.CombinedOutput()
+	if e, ok := err.(*exec.ExitError); !ok || e.ExitCode() != 127 || !strings.Contains(string(out), "/nonexistent/prog") {
+		t.Fatalf("a missing program: %v %s", err, out)
+	}
+}
+
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	i := strings.LastIndexByte(string(b), ')')
+	return i > 0 && len(b) > i+2 && b[i+2] != 'Z'
+}
+
+func waitDead(t *testing.T, pid int, what string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("%s (pid %d) is still alive", what, pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestStopKillsDescendantsThatLeftTheGroup(t *testing.T) {
+	cmd := exec.Command("/bin/bash", "-c", "setsid sleep 300 & echo $!; sleep 300")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	release, err := wrap(cmd, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	release()
+	var pid int
+	if _, err := fmt.Fscan(stdout, &pid); err != nil {
+		t.Fatal(err)
+	}
+	if !alive(pid) {
+		t.Fatal("the grandchild did not start")
+	}
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the command did not end after SIGTERM")
+	}
+	waitDead(t, pid, "the setsid grandchild")
+}
+
+func TestAgentDeathKillsTree(t *testing.T) {
+	agent := exec.Command(os.Args[0], "-test.run=^$")
+	agent.Env = append(os.Environ(), "SANDBOX_TEST_AGENT=1")
+	out, _ := agent.StdoutPipe()
+	if err := agent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	if _, err := fmt.Fscan(out, &pid); err != nil {
+		agent.Process.Kill()
+		t.Fatal(err)
+	}
+	if !alive(pid) {
+		t.Fatal("the grandchild did not start")
+	}
+	agent.Process.Kill() // kill -9 of the agent
+	agent.Wait()
+	waitDead(t, pid, "the grandchild of a SIGKILLed agent")
+}
+
+func TestBackgroundOutlivesTheCall(t *testing.T) {
+	cmd := exec.Command("/bin/bash", "-c", "sleep 300 >/dev/null 2>&1 & echo $!")
+	release, err := wrap(cmd, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	b, err := cmd.Output()
+	release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(start) > 3*time.Second {
+		t.Fatalf("the call waited for its background child: %v", time.Since(start))
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	if !alive(pid) {
+		t.Fatal("the background child died with the call")
+	}
+	syscall.Kill(pid, syscall.SIGKILL)
+}
+
+func TestPrepareScrubsEnvironment(t *testing.T) {
+	ws := t.TempDir()
+	t.Setenv("ALBERT_API_KEY", "sk-albert")
+	t.Setenv("GITHUB_TOKEN", "ghp-x")
+	t.Setenv("KEEP_ME_TOKEN", "kept")
+	t.Setenv("PLAIN", "plain")
+	s := New(Config{Mode: WorkspaceWrite, WorkDir: ws, EnvPassthrough: []string{"KEEP_ME_TOKEN"}})
+	defer s.Close()
+	cmd := exec.Command("/usr/bin/env")
+	cmd.Dir = ws
+	release, err := s.Prepare(context.Background(), WorkspaceWrite, cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.Output()
+	release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := string(out)
+	if strings.Contains(env, "sk-albert") || strings.Contains(env, "ghp-x") {
+		t.Fatalf("a secret reached the command: %s", env)
+	}
+	if !strings.Contains(env, "KEEP_ME_TOKEN=kept") || !strings.Contains(env, "PLAIN=plain") || !strings.Contains(env, "TMPDIR=") {
+		t.Fatalf("the environment lost what it should keep: %s", env)
+	}
+}

@@ -1,0 +1,166 @@
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/etalab-ia/albert-code/internal/sensitive"
+)
+
+// A record is one line of the launcher's spec (launcher_linux.c reads them): an
+// operation and its argument.
+type record struct {
+	op   byte
+	path string
+}
+
+// Operations of the spec.
+const (
+	opLandlock  = 'L' // apply Landlock
+	opNoNetwork = 'N' // refuse non-Unix sockets
+	opMountNS   = 'P' // make a private mount namespace for the 'O' and 'B' records
+	opRead      = 'R' // read and execute below the path
+	opListOnly  = 'D' // list the folder; nothing below it is readable through it
+	opWrite     = 'W' // every right below the path
+	opDevice    = 'F' // read and write a device file
+	opReadOnly  = 'O' // bind the path read-only (mount namespace)
+	opPinned    = 'B' // bind the path onto itself so it cannot be renamed away
+)
+
+// devices are the device files a command may write whatever its mode.
+var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx"}
+
+// sharedDirs are writable in every mode: terminals and POSIX shared memory.
+var sharedDirs = []string{"/dev/pts", "/dev/shm"}
+
+func encode(rs []record) []byte {
+	var b []byte
+	for _, r := range rs {
+		b = append(b, r.op)
+		b = append(b, r.path...)
+		b = append(b, 0)
+	}
+	return b
+}
+
+// records turns a policy into the launcher's spec for the Landlock backend.
+func records(p Policy) []record {
+	hidden := hiddenPaths(p.Secrets)
+	rs := []record{{op: opLandlock}}
+	if !p.Network {
+		rs = append(rs, record{op: opNoNetwork})
+	}
+	rs = grant(rs, "/", opRead, hidden)
+	for _, d := range devices {
+		rs = append(rs, record{opDevice, d})
+	}
+	for _, d := range sharedDirs {
+		rs = append(rs, record{opWrite, d})
+	}
+	if p.TempDir != "" {
+		rs = grant(rs, p.TempDir, opWrite, hidden)
+	}
+	if p.Mode == WorkspaceWrite {
+		for _, w := range append([]string{p.WorkDir}, p.Writable...) {
+			if w != "" {
+				rs = grant(rs, realPath(w), opWrite, hidden)
+			}
+		}
+		rs = append(rs, controlRecords(realPath(p.WorkDir))...)
+	}
+	return rs
+}
+
+// controlRecords keep the workspace's existing control files read-only, and .git
+// pinned so it cannot be renamed away and replaced by a folder with another config.
+func controlRecords(workDir string) []record {
+	if workDir == "" {
+		return nil
+	}
+	rs := []record{{op: opMountNS}}
+	if fi, err := os.Lstat(filepath.Join(workDir, ".git")); err == nil && fi.IsDir() {
+		rs = append(rs, record{opPinned, filepath.Join(workDir, ".git")})
+	}
+	for _, rel := range sensitive.TopLevelControl {
+		rs = append(rs, record{opReadOnly, filepath.Join(workDir, rel)})
+	}
+	return rs
+}
+
+// grant appends rules giving op on dir and everything below it but the hidden
+// paths. Landlock can only add rights, never take them away below a rule, so a
+// folder that holds a hidden path is listed instead, and each of its entries but
+// the hidden one gets its own rule. A write root that holds a secret (the agent run
+// in the home folder) therefore cannot get new files at its top level.
+func grant(rs []record, dir string, op byte, hidden []string) []record {
+	holds := false
+	for _, h := range hidden {
+		if h == dir || sensitive.Within(h, dir) {
+			return rs // dir is hidden, or lies in a hidden folder
+		}
+		if sensitive.Within(dir, h) {
+			holds = true
+		}
+	}
+	if !holds {
+		return append(rs, record{op, dir})
+	}
+	rs = append(rs, record{opListOnly, dir})
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return rs
+	}
+	for _, e := range entries {
+		if e.Type()&os.ModeSymlink != 0 {
+			continue // a link grants nothing: its target's own rules decide
+		}
+		rs = grant(rs, filepath.Join(dir, e.Name()), op, hidden)
+	}
+	return rs
+}
+
+// hiddenPaths are the secrets that exist, as named and with links resolved.
+func hiddenPaths(secrets []string) []string {
+	var out []string
+	for _, s := range secrets {
+		if _, err := os.Lstat(s); err != nil {
+			continue
+		}
+		out = append(out, filepath.Clean(s))
+		if r, err := filepath.EvalSymlinks(s); err == nil {
+			out = append(out, r)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// realPath resolves links where the path exists, since Landlock rules attach to
+// inodes and the launcher opens paths without following a final link.
+func realPath(p string) string {
+	if p == "" {
+		return ""
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		return r
+	}
+	return abs
+}
+
+// describe renders records for error messages and tests.
+func describe(rs []record) string {
+	var b strings.Builder
+	for _, r := range rs {
+		b.WriteByte(r.op)
+		b.WriteByte(' ')
+		b.WriteString(r.path)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
