@@ -18,7 +18,19 @@ var (
 	ErrEscape    = errors.New("a symbolic link leads outside the workspace root")
 	ErrNotExist  = errors.New("no such workspace")
 	ErrNotDir    = errors.New("not a directory")
+	ErrTooLong   = errors.New("too long")
 )
+
+// Name limits, Linux's NAME_MAX and PATH_MAX: past them the system call fails with
+// ENAMETOOLONG, which is the client's fault (a 400), not the server's.
+const (
+	MaxComponentBytes = 255
+	MaxPathBytes      = 4096
+)
+
+// shownInput bounds how much of a refused name an error repeats; judgement: enough
+// to recognise it, not a 5,000-character echo.
+const shownInput = 120
 
 // NameError says why a workspace name or a path in it was refused, naming the input
 // as the client sent it.
@@ -30,7 +42,11 @@ type NameError struct {
 }
 
 func (e *NameError) Error() string {
-	msg := fmt.Sprintf("workspace path %q: %v", e.Input, e.Err)
+	shown := e.Input
+	if len(shown) > shownInput {
+		shown = strings.ToValidUTF8(shown[:shownInput], "") + "…"
+	}
+	msg := fmt.Sprintf("workspace path %q: %v", shown, e.Err)
 	if e.Hint != "" {
 		msg += ": " + e.Hint
 	}
@@ -123,6 +139,16 @@ func (r *Root) Path(name string) (string, error) {
 }
 
 func checkName(name string) error {
+	if len(name) > MaxPathBytes {
+		return &NameError{Input: name, Err: ErrTooLong,
+			Hint: fmt.Sprintf("it is %d bytes; a path may have at most %d", len(name), MaxPathBytes)}
+	}
+	for seg := range strings.SplitSeq(name, "/") {
+		if len(seg) > MaxComponentBytes {
+			return &NameError{Input: name, Err: ErrTooLong,
+				Hint: fmt.Sprintf("one of its names is %d bytes; a file or folder name may have at most %d", len(seg), MaxComponentBytes)}
+		}
+	}
 	switch {
 	case strings.ContainsRune(name, 0):
 		return &NameError{Input: name, Err: ErrInvalid, Hint: "remove the NUL byte"}

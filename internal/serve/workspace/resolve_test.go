@@ -98,3 +98,34 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// An over-long name is refused before any system call, and the refusal names the
+// limit without echoing the whole name.
+func TestOverLongNameNamesTheLimit(t *testing.T) {
+	t.Parallel()
+	root, err := NewRoot(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{
+		strings.Repeat("n", MaxComponentBytes+1),
+		"existing/" + strings.Repeat("é", 128), // 256 bytes in 128 characters
+		strings.Repeat("d/", MaxPathBytes/2) + "x",
+	} {
+		if _, err := root.Workspace(name, true); !errors.Is(err, ErrTooLong) {
+			t.Errorf("%d bytes: %v", len(name), err)
+		}
+	}
+	longest := strings.Repeat("n", MaxComponentBytes) + "/" + strings.Repeat("m", MaxComponentBytes)
+	if _, err := root.Workspace(longest, true); err != nil {
+		t.Errorf("names of %d bytes: %v", MaxComponentBytes, err)
+	}
+	_, err = root.Path(strings.Repeat("x", 5000))
+	if !errors.Is(err, ErrTooLong) || !strings.Contains(err.Error(), "at most 4096") || len(err.Error()) > 400 {
+		t.Errorf("5,000-byte path: %v", err)
+	}
+	_, err = root.Path("a/" + strings.Repeat("x", 300) + "/b")
+	if !errors.Is(err, ErrTooLong) || !strings.Contains(err.Error(), "at most 255") {
+		t.Errorf("300-byte name: %v", err)
+	}
+}
