@@ -105,26 +105,45 @@ func (c *classifier) visit(n syntax.Node) bool {
 	case *syntax.ProcSubst:
 		c.ask("process substitution %s", source(n))
 	case *syntax.ParamExp:
-		// ${x@P} expands x as a prompt, running the substitutions in its value; slices
-		// and indexes evaluate arithmetic, which does too.
-		if (n.Exp != nil && n.Exp.Op == syntax.OtherParamOps) || n.Slice != nil || n.Index != nil {
-			c.ask("the expansion %s may run code held in a variable", source(n))
-		}
+		c.paramExp(n)
 	case *syntax.ArithmExp, *syntax.ArithmCmd, *syntax.LetClause, *syntax.CStyleLoop:
 		// Arithmetic evaluates variables recursively, and x='a[$(cmd)]' runs cmd.
-		c.ask("arithmetic evaluation may run code held in a variable")
+		c.ask("the arithmetic %s may run code held in a variable", shorten(source(n)))
 	case *syntax.BinaryTest:
 		if n.Op >= syntax.TsEql && n.Op <= syntax.TsGtr {
-			c.ask("the arithmetic test %s may run code held in a variable", n.Op)
+			c.ask("the arithmetic test %s in [[ ]] may run code held in a variable", n.Op)
+		}
+	case *syntax.UnaryTest:
+		if w, ok := n.X.(*syntax.Word); ok && (n.Op == syntax.TsVarSet || n.Op == syntax.TsRefVar) && !isPlainName(wordOf(w)) {
+			c.ask("[[ %s %s ]]: bash evaluates the array subscript in the variable name, which may run code", n.Op, source(w))
 		}
 	case *syntax.Assign:
-		c.assign(n.Name, n.Index != nil)
+		c.assign(n.Name, n.Index != nil || arrayIndexed(n.Array))
 	case *syntax.WordIter:
 		c.assign(n.Name, false)
 	case *syntax.DeclClause:
 		c.ask("%s changes variables and their attributes", n.Variant.Value)
 	}
 	return true
+}
+
+// paramExp checks an expansion that evaluates more than a variable's value.
+func (c *classifier) paramExp(n *syntax.ParamExp) {
+	switch {
+	case n.Exp != nil && n.Exp.Op == syntax.OtherParamOps:
+		// ${x@P} expands x as a prompt, running the substitutions in its value.
+		c.ask("the expansion %s may run code held in a variable", source(n))
+	case n.Index != nil || n.Slice != nil:
+		c.ask("the expansion %s evaluates an array subscript or offset as arithmetic, which may run code held in a variable", source(n))
+	case n.Excl && n.Names == 0:
+		c.ask("the indirect expansion %s evaluates the array subscript in the name the variable holds, which may run code", source(n))
+	}
+}
+
+// arrayIndexed reports whether an array assignment names indexes, a=([i]=x), which
+// bash evaluates as arithmetic.
+func arrayIndexed(a *syntax.ArrayExpr) bool {
+	return a != nil && slices.ContainsFunc(a.Elems, func(e *syntax.ArrayElem) bool { return e.Index != nil })
 }
 
 // safeVars are upper-case variables that change only how programs format output.
@@ -139,7 +158,7 @@ func (c *classifier) assign(name *syntax.Lit, indexed bool) {
 		return
 	}
 	if indexed {
-		c.ask("the array index in %s[...] is arithmetic, which may run code", name.Value)
+		c.ask("the array index in the assignment to %s is arithmetic, which may run code", name.Value)
 		return
 	}
 	v := name.Value
@@ -178,6 +197,10 @@ func (c *classifier) call(s *syntax.Stmt, ws []word) {
 	prog := path.Base(name.text)
 	if len(ws) == 1 && slices.Contains(c.standalone, prog) && !c.piped[s] && !readsInput(s) {
 		c.refuse(fmt.Sprintf("%s without a script or command would wait for a terminal; it is denied when run alone", display(ws)))
+		return
+	}
+	if reason := evaluatedWords(ws); reason != "" {
+		c.ask("%s", reason)
 		return
 	}
 	switch name.text {

@@ -15,6 +15,10 @@ type word struct {
 	// lit reports that the word holds no expansion: text is exactly what the program
 	// receives, globbing and tilde expansion aside.
 	lit bool
+	// bare reports that the word may become other or several words: it holds an
+	// unquoted expansion (split on spaces), or an unquoted glob or brace character
+	// (a file named --pre=x or a[$(cmd)] matches *).
+	bare bool
 }
 
 func words(ws []*syntax.Word) []word {
@@ -27,11 +31,32 @@ func words(ws []*syntax.Word) []word {
 
 func wordOf(w *syntax.Word) word {
 	var b strings.Builder
-	lit := true
+	lit, bare := true, false
 	for _, p := range w.Parts {
 		lit = appendPart(&b, p, false) && lit
+		bare = bare || unquotedSplits(p)
 	}
-	return word{text: b.String(), lit: lit}
+	return word{text: b.String(), lit: lit, bare: bare}
+}
+
+// unquotedSplits reports whether an unquoted part of a word may expand into other
+// or several words.
+func unquotedSplits(p syntax.WordPart) bool {
+	switch p := p.(type) {
+	case *syntax.Lit:
+		return strings.ContainsAny(p.Value, "*?[{")
+	case *syntax.SglQuoted:
+		return false
+	case *syntax.DblQuoted:
+		// "$@", "${a[@]}" and "${!prefix@}" are several words even when quoted.
+		for _, q := range p.Parts {
+			if pe, ok := q.(*syntax.ParamExp); ok && (pe.Param != nil && pe.Param.Value == "@" || pe.Index != nil || pe.Names != 0) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
 
 // literal returns the text of w when it holds no expansion.
@@ -114,13 +139,8 @@ func source(n syntax.Node) string {
 	return b.String()
 }
 
-// display renders a simple command for a reason, cut to a readable length.
-func display(ws []word) string {
-	parts := make([]string, len(ws))
-	for i, w := range ws {
-		parts[i] = w.text
-	}
-	s := strings.Join(parts, " ")
+// shorten cuts a construct's source to a readable length for a reason.
+func shorten(s string) string {
 	// 60 bytes: enough for a program and its first arguments; chosen by judgement.
 	if len(s) > 60 {
 		cut := 60
@@ -129,5 +149,14 @@ func display(ws []word) string {
 		}
 		s = s[:cut] + "…"
 	}
-	return "`" + s + "`"
+	return s
+}
+
+// display renders a simple command for a reason, cut to a readable length.
+func display(ws []word) string {
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		parts[i] = w.text
+	}
+	return "`" + shorten(strings.Join(parts, " ")) + "`"
 }
