@@ -31,6 +31,8 @@ type Config struct {
 	// Hooks are the [[hooks.*]] entries of every layer, lowest layer first.
 	Hooks  []Hook
 	Skills Skills
+	// Sandbox is the [sandbox] table (global configuration only).
+	Sandbox Sandbox
 
 	// Home is the application directory (sessions, agents/, .env, trusted_folders.toml).
 	Home string

@@ -73,6 +73,7 @@ var envVars = []envVar{
 		return nil
 	}},
 	{EnvRateLimits, "rate_limits.enabled", setRateLimitsEnv},
+	{EnvSandbox, "sandbox.mode", func(l *layer, v string) error { l.Sandbox = &sandboxLayer{Mode: &v}; return nil }},
 }
 
 // EnvVars returns the names of every environment variable Load reads, for help texts.

@@ -27,6 +27,7 @@ type layer struct {
 	MCPServers     map[string]mcpServerLayer `toml:"mcp_servers"`
 	Hooks          *hooksLayer               `toml:"hooks"`
 	Skills         *skillsLayer              `toml:"skills"`
+	Sandbox        *sandboxLayer             `toml:"sandbox"`
 }
 
 type graphLayer struct {

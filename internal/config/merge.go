@@ -153,6 +153,9 @@ func (c *Config) applySections(l *layer, o origin) error {
 			rec("graph.embeddings_provider")
 		}
 	}
+	if err := c.applySandbox(l.Sandbox, o); err != nil {
+		return err
+	}
 	if s := l.Bash; s != nil {
 		if s.Timeout != nil {
 			d, err := parseDuration(*s.Timeout)
