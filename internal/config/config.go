@@ -33,6 +33,8 @@ type Config struct {
 	Skills Skills
 	// Sandbox is the [sandbox] table (global configuration only).
 	Sandbox Sandbox
+	// Permissions is the [permissions] table (global configuration only).
+	Permissions Permissions
 
 	// Home is the application directory (sessions, agents/, .env, trusted_folders.toml).
 	Home string
@@ -40,9 +42,12 @@ type Config struct {
 	Files []string
 	// Skipped lists project files present but not read because the folder is not trusted.
 	Skipped []string
+	// Ignored lists settings read but not applied because of where they were written.
+	Ignored []string
 
-	sources map[string]Source
-	secrets *Secrets
+	sources    map[string]Source
+	globalFile string // the user's own config file: only it may set [permissions]
+	secrets    *Secrets
 }
 
 // Source returns where the value at a dotted key came from, such as "model",

@@ -28,6 +28,7 @@ type layer struct {
 	Hooks          *hooksLayer               `toml:"hooks"`
 	Skills         *skillsLayer              `toml:"skills"`
 	Sandbox        *sandboxLayer             `toml:"sandbox"`
+	Permissions    *permissionsLayer         `toml:"permissions"`
 }
 
 type graphLayer struct {

@@ -68,6 +68,7 @@ func Load(opts Options) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.globalFile = global
 	if err := c.applyFile(global, false); err != nil {
 		return nil, err
 	}

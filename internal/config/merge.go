@@ -156,6 +156,9 @@ func (c *Config) applySections(l *layer, o origin) error {
 	if err := c.applySandbox(l.Sandbox, o); err != nil {
 		return err
 	}
+	if err := c.applyPermissions(l.Permissions, o); err != nil {
+		return err
+	}
 	if s := l.Bash; s != nil {
 		if s.Timeout != nil {
 			d, err := parseDuration(*s.Timeout)

@@ -22,6 +22,9 @@ func Show(w io.Writer, c *Config) error {
 	for _, f := range c.Skipped {
 		s.printf("# skipped (folder not trusted): %s\n", f)
 	}
+	for _, f := range c.Ignored {
+		s.printf("# ignored: %s\n", f)
+	}
 	s.printf("\n")
 	s.kv("model", "model", c.ModelName)
 	s.kv("agent", "agent", c.Agent)
