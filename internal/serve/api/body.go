@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/etalab-ia/albert-code/internal/serve/jsonkeys"
 )
 
 // runBody is the body of POST /run. Keys are camelCase; the original's snake_case
@@ -82,6 +84,9 @@ func decodeRun(r io.Reader) (runBody, error) {
 		return b, &fieldError{Detail: "the body is not a JSON object: " + describeJSONError(data, err) +
 			`: send one such as {"prompt": "list the files"}`}
 	}
+	if err := refuseDuplicateKeys(data); err != nil {
+		return b, err
+	}
 	seen := map[string]string{}
 	for _, key := range slices.Sorted(maps.Keys(obj)) {
 		name := camel(key)
@@ -99,6 +104,20 @@ func decodeRun(r io.Reader) (runBody, error) {
 		}
 	}
 	return b, b.check()
+}
+
+// refuseDuplicateKeys makes a key given twice, at any depth, a 400 naming it:
+// encoding/json would keep the last one without a word.
+func refuseDuplicateKeys(data []byte) error {
+	var de *jsonkeys.DuplicateError
+	if err := jsonkeys.Find(data); errors.As(err, &de) {
+		field := de.Key
+		if de.Path != "" {
+			field = de.Path + "." + de.Key
+		}
+		return &fieldError{Field: field, Detail: de.Error()}
+	}
+	return nil
 }
 
 // check refuses values of the right type that still make no sense.

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/etalab-ia/albert-code/internal/llm"
+	"github.com/etalab-ia/albert-code/internal/serve/jsonkeys"
 	"github.com/etalab-ia/albert-code/internal/serve/native"
 	"github.com/etalab-ia/albert-code/internal/serve/structured"
 )
@@ -79,6 +80,11 @@ func decodeChat(r *http.Request, limit int64) (*chat, *apiError) {
 	c := &chat{}
 	if err := json.Unmarshal(body, &c.req); err != nil {
 		return nil, decodeError(err)
+	}
+	// encoding/json keeps the last of two equal keys without a word: refuse them.
+	var dup *jsonkeys.DuplicateError
+	if err := jsonkeys.Find(body); errors.As(err, &dup) {
+		return nil, badRequest(strings.TrimPrefix(dup.Path+"."+dup.Key, "."), "%v", dup)
 	}
 	q := &c.req
 	if q.N != nil && *q.N != 1 {
