@@ -11,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/etalab-ia/albert-code/internal/proctrack"
 )
 
 // DefaultRetention is how long a finished run stays readable: the original's 6 h.
@@ -135,5 +137,10 @@ type Store interface {
 	Delete(ctx context.Context, id string) error
 	// DeleteExpired removes the finished runs whose time is up, and counts them.
 	DeleteExpired(ctx context.Context) (int, error)
+	// AddGroup records a process group a running run started, so that the next
+	// server can kill it if this one dies first; RemoveGroup forgets it once its
+	// processes are gone. Sink adapts both to proctrack.
+	AddGroup(ctx context.Context, id string, g proctrack.Group) error
+	RemoveGroup(ctx context.Context, id string, g proctrack.Group) error
 	Close() error
 }

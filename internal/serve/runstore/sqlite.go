@@ -13,10 +13,13 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
+
+	"github.com/etalab-ia/albert-code/internal/proctrack"
 )
 
-// schemaVersion is PRAGMA user_version of the files this package writes.
-const schemaVersion = 1
+// schemaVersion is PRAGMA user_version of the files this package writes. Version 1
+// had no process_groups table; opening such a file adds it (migrate).
+const schemaVersion = 2
 
 // defaultBusyTimeout: how long a write waits for another connection's transaction.
 // Judgement: runs write small rows; a wait of seconds means something is wrong.
@@ -89,6 +92,10 @@ type SQLite struct {
 	now         func() time.Time
 	unlock      func()
 	interrupted int
+	// boot names the machine's boot, recorded with each process group: a group of
+	// another boot is long gone. Empty when it cannot be read.
+	boot      string
+	leftovers []RunGroup
 }
 
 var _ Store = (*SQLite)(nil)
@@ -109,6 +116,8 @@ func OpenSQLite(path string, opts Options) (*SQLite, error) {
 		return nil, fmt.Errorf("open run store %s: %w", abs, err)
 	}
 	s := &SQLite{path: abs, retention: opts.Retention, now: opts.Now, unlock: unlock}
+	// Without a boot id (not Linux), no group is recorded by proctrack anyway.
+	s.boot, _ = proctrack.BootID()
 	if s.retention <= 0 {
 		s.retention = DefaultRetention
 	}
@@ -143,8 +152,8 @@ func (s *SQLite) init(ctx context.Context) error {
 	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
 		return fmt.Errorf("open run store %s: not a SQLite database? %w", s.path, err)
 	}
-	if version != 0 && version != schemaVersion {
-		return fmt.Errorf("open run store %s: schema version %d, this albert-code reads version %d: move the file away", s.path, version, schemaVersion)
+	if version < 0 || version > schemaVersion {
+		return fmt.Errorf("open run store %s: schema version %d, this albert-code reads versions up to %d: move the file away", s.path, version, schemaVersion)
 	}
 	if version == 0 {
 		var tables int
@@ -154,9 +163,17 @@ func (s *SQLite) init(ctx context.Context) error {
 		if tables > 0 {
 			return fmt.Errorf("open run store %s: the file holds another database: choose another path", s.path)
 		}
-		if _, err := s.db.ExecContext(ctx, schema+fmt.Sprintf("PRAGMA user_version = %d;", schemaVersion)); err != nil {
+		if _, err := s.db.ExecContext(ctx, schema+groupsSchema+fmt.Sprintf("PRAGMA user_version = %d;", schemaVersion)); err != nil {
 			return fmt.Errorf("create run store %s: %w", s.path, err)
 		}
+	}
+	if version == 1 {
+		if err := s.migrate(ctx); err != nil {
+			return err
+		}
+	}
+	if err := s.readLeftovers(ctx); err != nil {
+		return err
 	}
 	now := s.now()
 	res, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, error = ?, finished_at = ?, expires_at = ?
