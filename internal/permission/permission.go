@@ -48,6 +48,10 @@ type Rule struct {
 type Verdict struct {
 	Level  Level
 	Reason string
+	// Allow, when set, says what would let an Ask run where no one can approve it,
+	// in place of the usual advice (permission = "always", auto-approve), which does
+	// not lift this ask.
+	Allow string
 }
 
 // Policy holds the rules of one agent session. It is safe for concurrent use.
@@ -68,8 +72,19 @@ type Policy struct {
 	// call that would ask run at once; its Ask keeps the call asking, with its reason.
 	Classifiers map[string]func(args json.RawMessage) (Verdict, bool)
 
-	mu      sync.Mutex
-	granted map[string]bool
+	// Secrets are the paths no tool may read or write, whatever else says yes
+	// (absolute, see package sensitive); nil means sensitive.DefaultSecrets().
+	Secrets []string
+	// AllowSecrets are the user's explicit exceptions to Secrets; AllowControl are
+	// globs (relative to WorkDir, or absolute) of control files that may change
+	// without asking. Both come from the user's own global configuration only: a
+	// project file must not be able to lift what guards against it.
+	AllowSecrets []string
+	AllowControl []string
+
+	mu       sync.Mutex
+	granted  map[string]bool
+	realWork string // WorkDir with its links resolved, once
 }
 
 // GrantForSession makes later calls to toolName run without asking.
@@ -95,19 +110,31 @@ func (p *Policy) Check(info tool.Info, paths []string) Verdict {
 }
 
 // CheckCall decides for a call to the tool described by info that touches paths, with
-// arguments args. In order: the trusted-folder rule, deny globs and permission =
-// "never" refuse; then the tool's classifier refuses; then auto-approve and session
-// grants approve; then allow globs or the classifier turn an ask into always; an
-// always still asks for paths outside the workspace.
+// arguments args. Each path is judged where it really leads, links resolved. In
+// order: the trusted-folder rule, secret paths, deny globs and permission = "never"
+// refuse; then the tool's classifier refuses; then a change to a control file asks
+// whatever follows; then auto-approve and session grants approve; then allow globs or
+// the classifier turn an ask into always; an always still asks for paths outside the
+// workspace.
 func (p *Policy) CheckCall(info tool.Info, paths []string, args json.RawMessage) Verdict {
 	if !info.ReadOnly && !p.Trusted {
-		return Verdict{Never, fmt.Sprintf("the folder %s is not trusted, so %s may not run: trust it (albert-code trust) or run with --trust", p.WorkDir, info.Name)}
+		return Verdict{Level: Never, Reason: fmt.Sprintf("the folder %s is not trusted, so %s may not run: trust it (albert-code trust) or run with --trust", p.WorkDir, info.Name)}
 	}
 	rule := p.Rules[info.Name]
-	abs := p.absolute(paths)
-	for _, path := range abs {
-		if g, ok := matchAny(rule.Deny, path, p.WorkDir); ok {
-			return Verdict{Never, fmt.Sprintf("%s on %s is denied by the rule %q", info.Name, path, g)}
+	targets := p.targets(paths)
+	for _, t := range targets {
+		if v, refused := p.secret(info, t); refused {
+			return v
+		}
+	}
+	for _, t := range targets {
+		for _, path := range []string{t.path, t.via} {
+			if path == "" {
+				continue
+			}
+			if g, ok := matchAny(rule.Deny, path, p.WorkDir); ok {
+				return Verdict{Level: Never, Reason: fmt.Sprintf("%s on %s is denied by the rule %q", info.Name, path, g)}
+			}
 		}
 	}
 	level := rule.Level
@@ -118,7 +145,7 @@ func (p *Policy) CheckCall(info tool.Info, paths []string, args json.RawMessage)
 		}
 	}
 	if level == Never {
-		return Verdict{Never, fmt.Sprintf("%s is disabled by configuration (permission = \"never\")", info.Name)}
+		return Verdict{Level: Never, Reason: fmt.Sprintf("%s is disabled by configuration (permission = \"never\")", info.Name)}
 	}
 	var judged Verdict
 	if classify := p.Classifiers[info.Name]; classify != nil && args != nil {
@@ -129,24 +156,35 @@ func (p *Policy) CheckCall(info tool.Info, paths []string, args json.RawMessage)
 	if judged.Level == Never {
 		return judged
 	}
-	if p.AutoApprove || p.isGranted(info.Name) {
-		return Verdict{Always, "approved for this session"}
+	if !info.ReadOnly {
+		for _, t := range targets {
+			if v, protected := p.control(info, t); protected {
+				return v
+			}
+		}
 	}
-	if level == Ask && (judged.Level == Always || len(abs) > 0 && allMatch(rule.Allow, abs, p.WorkDir)) {
+	if p.AutoApprove || p.isGranted(info.Name) {
+		return Verdict{Level: Always, Reason: "approved for this session"}
+	}
+	real := make([]string, len(targets))
+	for i, t := range targets {
+		real[i] = t.path
+	}
+	if level == Ask && (judged.Level == Always || len(real) > 0 && allMatch(rule.Allow, real, p.WorkDir)) {
 		level = Always
 	}
 	if level == Always {
-		for _, path := range abs {
-			if !within(p.WorkDir, path) {
-				return Verdict{Ask, fmt.Sprintf("%s touches %s, outside the workspace %s", info.Name, path, p.WorkDir)}
+		for _, t := range targets {
+			if !p.inside(t.path) {
+				return Verdict{Level: Ask, Reason: fmt.Sprintf("%s touches %s%s, outside the workspace %s", info.Name, t.path, p.through(t), p.WorkDir)}
 			}
 		}
-		return Verdict{Always, ""}
+		return Verdict{Level: Always}
 	}
 	if judged.Level == Ask {
 		return judged
 	}
-	return Verdict{Ask, ""}
+	return Verdict{Level: Ask}
 }
 
 func (p *Policy) absolute(paths []string) []string {

@@ -65,11 +65,11 @@ func TestCheckCallClassifier(t *testing.T) {
 		_ = json.Unmarshal(args, &p)
 		switch p.Command {
 		case "ls":
-			return Verdict{Always, "allowlisted"}, true
+			return Verdict{Level: Always, Reason: "allowlisted"}, true
 		case "sudo ls":
-			return Verdict{Never, "sudo is denied"}, true
+			return Verdict{Level: Never, Reason: "sudo is denied"}, true
 		case "echo > f":
-			return Verdict{Ask, "redirection to f"}, true
+			return Verdict{Level: Ask, Reason: "redirection to f"}, true
 		}
 		return Verdict{}, false
 	}

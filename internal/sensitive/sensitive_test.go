@@ -53,3 +53,11 @@ func TestWithinRoot(t *testing.T) {
 		t.Fatal("Within is wrong at the edges")
 	}
 }
+
+func TestEveryControlRuleHasAReason(t *testing.T) {
+	for _, rule := range []string{RuleGitDir, RuleGitConfig, RuleGitHooks, RuleProject, RuleProjectDir, RuleVibe, RuleVibeDir, RuleMCPServers} {
+		if ControlReason(rule) == rule {
+			t.Errorf("rule %s has no reason", rule)
+		}
+	}
+}

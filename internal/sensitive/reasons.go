@@ -1,0 +1,22 @@
+package sensitive
+
+// controlReasons say, per rule, why a change to a control file needs a person's
+// approval: what the file makes run later.
+var controlReasons = map[string]string{
+	RuleGitDir:     "a .git file or folder tells git where its config and hooks are",
+	RuleGitConfig:  "git runs programs named there (core.fsmonitor, diff.external, core.pager)",
+	RuleGitHooks:   "git runs these hooks on commit, checkout and merge",
+	RuleProject:    "it sets tool permissions, MCP servers and hooks for every later run here",
+	RuleProjectDir: "its profiles, skills and hooks arm every later run here",
+	RuleVibe:       "it sets tool permissions, MCP servers and hooks for every later run here",
+	RuleVibeDir:    "its tools, skills and hooks arm every later run here",
+	RuleMCPServers: "editors and agents start the MCP servers listed there",
+}
+
+// ControlReason explains a rule returned by Control, for a person deciding.
+func ControlReason(rule string) string {
+	if r, ok := controlReasons[rule]; ok {
+		return rule + ": " + r
+	}
+	return rule
+}
