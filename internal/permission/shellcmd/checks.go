@@ -7,117 +7,19 @@ import (
 	"strings"
 )
 
-// guards make an allowlisted command ask when its arguments write files or run other
-// programs. They apply whichever allow rule matched, and any argument with an
-// expansion makes a guarded command ask, since it could turn into such a flag.
-var guards = map[string]func(args []string) string{
-	"find": findGuard,
-	"git":  gitGuard,
-	"rg":   flagGuard("runs a preprocessor command", "--pre"),
-	"tree": flagGuard("writes files", "-o", "-R"),
-	"date": dateGuard,
-	"file": flagGuard("writes a compiled magic file", "-C", "--compile"),
-}
-
+// guard makes an allowlisted command ask when its arguments write files, run other
+// programs or are not understood: each option is read as the program reads it, from
+// its option table (options_tables.go, options_git.go, options_find.go). It applies
+// whichever allow rule matched.
 func guard(name string, args []word) string {
-	g, ok := guards[name]
-	if !ok {
-		return ""
+	switch name {
+	case "find":
+		return findCheck(args)
+	case "git":
+		return gitCheck(args)
 	}
-	plain := make([]string, len(args))
-	for i, a := range args {
-		if !a.lit {
-			return fmt.Sprintf("the argument %s of %s is only known at run time", a.text, name)
-		}
-		plain[i] = a.text
-	}
-	return g(plain)
-}
-
-// flagGuard asks when one of flags is given, alone or as --flag=value.
-func flagGuard(what string, flags ...string) func([]string) string {
-	return func(args []string) string {
-		for _, a := range args {
-			name, _, _ := strings.Cut(a, "=")
-			if slices.Contains(flags, name) {
-				return fmt.Sprintf("%s %s", a, what)
-			}
-		}
-		return ""
-	}
-}
-
-// findActions are the find primaries that delete, write or run something.
-var findActions = []string{"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}
-
-func findGuard(args []string) string {
-	for _, a := range args {
-		if slices.Contains(findActions, a) {
-			return fmt.Sprintf("find %s deletes, writes or runs commands", a)
-		}
-	}
-	return ""
-}
-
-func dateGuard(args []string) string {
-	for _, a := range args {
-		if strings.HasPrefix(a, "--set") || shortFlags(a, "s") {
-			return fmt.Sprintf("date %s sets the clock", a)
-		}
-	}
-	return ""
-}
-
-func gitGuard(args []string) string {
-	if len(args) == 0 {
-		return ""
-	}
-	switch args[0] {
-	case "branch":
-		return gitBranchGuard(args[1:])
-	case "diff", "log", "show":
-		for _, a := range args[1:] {
-			if a == "--ext-diff" || a == "--output" || strings.HasPrefix(a, "--output=") {
-				return fmt.Sprintf("git %s %s writes a file or runs a diff program", args[0], a)
-			}
-		}
-	}
-	return ""
-}
-
-// gitBranchChanges are the long options with which git branch changes branches.
-var gitBranchChanges = []string{
-	"--delete", "--move", "--copy", "--force", "--set-upstream", "--unset-upstream",
-	"--edit-description", "--track", "--no-track", "--create-reflog", "--recurse-submodules",
-}
-
-// gitBranchValues are the list options that take their value as the next word.
-var gitBranchValues = []string{"--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--sort", "--format"}
-
-// gitBranchGuard lets git branch only list: no changing option, and no branch name
-// unless --list makes it a pattern.
-func gitBranchGuard(args []string) string {
-	list, named := false, ""
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		name, _, _ := strings.Cut(a, "=")
-		switch {
-		case a == "--list":
-			list = true
-		case slices.Contains(gitBranchValues, a):
-			i++
-		case slices.ContainsFunc(gitBranchChanges, func(c string) bool { return strings.HasPrefix(name, c) }):
-			return fmt.Sprintf("git branch %s changes branches", a)
-		case shortFlags(a, "dDmMcCfut"):
-			return fmt.Sprintf("git branch %s changes branches", a)
-		case shortFlags(a, "l"):
-			list = true
-		case !strings.HasPrefix(a, "-") && named == "":
-			named = a
-		}
-	}
-	if named != "" && !list {
-		return fmt.Sprintf("git branch %s creates a branch", named)
+	if t, ok := optionTables[name]; ok {
+		return t.check(name, args)
 	}
 	return ""
 }

@@ -212,6 +212,16 @@ func (c *classifier) call(s *syntax.Stmt, ws []word) {
 		c.ask("%s names a program by path, which the allowlist does not cover", display(ws))
 		return
 	}
+	if name.text == "git" {
+		// git's harmless global options (--no-pager) do not hide the subcommand
+		// from the allow rules; the others ask, whatever the rules.
+		sub, reason := gitGlobals(ws[1:])
+		if reason != "" {
+			c.ask("%s", reason)
+			return
+		}
+		ws = append([]word{name}, sub...)
+	}
 	if _, ok := c.allow.match(ws); !ok {
 		c.ask("%s is not in the allowlist", display(ws))
 		return
