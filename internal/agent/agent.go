@@ -6,12 +6,14 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
 
 	"github.com/etalab-ia/albert-code/internal/llm"
 	"github.com/etalab-ia/albert-code/internal/permission"
+	"github.com/etalab-ia/albert-code/internal/sandbox"
 	"github.com/etalab-ia/albert-code/internal/tool"
 )
 
@@ -75,6 +77,10 @@ type Options struct {
 	CompactKeepTurns int
 	// Hooks, when set, run around tool calls and at the end of each run.
 	Hooks Hooks
+	// Confine chooses the sandbox mode of the commands an allowed call starts:
+	// asked says a person approved it. Nil leaves the context's mode (read-only by
+	// default) to the tools.
+	Confine func(info tool.Info, args json.RawMessage, asked bool) sandbox.Mode
 }
 
 // Agent is one conversation. Run may be called again for the next prompt; one run at

@@ -10,6 +10,7 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/llm"
 	"github.com/etalab-ia/albert-code/internal/permission"
+	"github.com/etalab-ia/albert-code/internal/sandbox"
 	"github.com/etalab-ia/albert-code/internal/tool"
 )
 
@@ -80,8 +81,12 @@ func (a *Agent) runOne(ctx context.Context, call llm.ToolCall, emit func(Event))
 	if p, ok := t.(tool.Pather); ok {
 		paths = p.Paths(args)
 	}
-	if res, allowed := a.authorize(ctx, info, paths, ev, emit); !allowed {
+	res, allowed, asked := a.authorize(ctx, info, paths, ev, emit)
+	if !allowed {
 		return finish(res)
+	}
+	if a.opts.Confine != nil {
+		ctx = sandbox.WithMode(ctx, a.opts.Confine(info, args, asked))
 	}
 
 	start := ev
@@ -111,15 +116,22 @@ func (a *Agent) runOne(ctx context.Context, call llm.ToolCall, emit func(Event))
 }
 
 // authorize applies the permission policy, asking the Approver when the policy says
-// ask. When it refuses, it returns the result the model should read.
-func (a *Agent) authorize(ctx context.Context, info tool.Info, paths []string, ev ToolEvent, emit func(Event)) (tool.Result, bool) {
+// ask. When it refuses, it returns the result the model should read; asked says a
+// person approved the call.
+func (a *Agent) authorize(ctx context.Context, info tool.Info, paths []string, ev ToolEvent, emit func(Event)) (res tool.Result, allowed, asked bool) {
 	v := a.opts.Policy.CheckCall(info, paths, ev.Arguments)
 	switch v.Level {
 	case permission.Always:
-		return tool.Result{}, true
+		return tool.Result{}, true, false
 	case permission.Never:
-		return tool.Errorf("permission denied: %s", v.Reason), false
+		return tool.Errorf("permission denied: %s", v.Reason), false, false
 	}
+	res, allowed = a.ask(ctx, info, v, ev, emit)
+	return res, allowed, allowed
+}
+
+// ask puts a call the policy says to ask about to the Approver.
+func (a *Agent) ask(ctx context.Context, info tool.Info, v permission.Verdict, ev ToolEvent, emit func(Event)) (tool.Result, bool) {
 	ev.Reason = v.Reason
 	req := ev
 	emit(Event{Kind: EventPermission, Tool: &req})

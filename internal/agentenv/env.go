@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/etalab-ia/albert-code/internal/agent"
 	"github.com/etalab-ia/albert-code/internal/config"
@@ -17,6 +18,8 @@ import (
 	"github.com/etalab-ia/albert-code/internal/permission"
 	"github.com/etalab-ia/albert-code/internal/permission/shellcmd"
 	"github.com/etalab-ia/albert-code/internal/profile"
+	"github.com/etalab-ia/albert-code/internal/sandbox"
+	"github.com/etalab-ia/albert-code/internal/sensitive"
 	"github.com/etalab-ia/albert-code/internal/session"
 	"github.com/etalab-ia/albert-code/internal/tool"
 	"github.com/etalab-ia/albert-code/internal/tool/builtin"
@@ -65,6 +68,13 @@ type Env struct {
 	mcp       *mcpServers
 	skillSet  *skillSet
 	lookupEnv func(string) (string, bool)
+	// sb is the workspace's sandbox, made on first use and shared by the copies.
+	sb *sharedSandbox
+}
+
+type sharedSandbox struct {
+	once sync.Once
+	s    *sandbox.Sandbox
 }
 
 // Load reads trust, configuration and profiles for opts.WorkDir.
@@ -101,7 +111,7 @@ func Load(opts Options) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Env{WorkDir: workDir, Config: cfg, Profile: prof, Trusted: trusted, userAgent: opts.UserAgent, trustedDir: isTrusted,
+	return &Env{WorkDir: workDir, Config: cfg, Profile: prof, Trusted: trusted, userAgent: opts.UserAgent, trustedDir: isTrusted, sb: &sharedSandbox{},
 		mcp: newMCPServers(), skillSet: &skillSet{}, lookupEnv: lookup}, nil
 }
 
@@ -159,11 +169,27 @@ func AgentModel(m config.Model) agent.Model {
 func (e *Env) toolEnv() builtin.Env {
 	return builtin.Env{
 		WorkDir:             e.WorkDir,
+		Sandbox:             e.Sandbox(),
 		MaxOutputBytes:      e.Config.Bash.MaxOutputBytes,
 		BashTimeout:         e.Config.Bash.Timeout,
 		FetchMaxBytes:       int64(e.Config.WebFetch.MaxBytes),
 		AllowPrivateNetwork: e.Config.WebFetch.AllowPrivate,
+		Secrets:             e.secrets(),
+		AllowSecrets:        e.Config.Permissions.AllowSecret,
 	}
+}
+
+// secrets are the paths no tool may read: the built-in list for this user and this
+// configuration's home, and the user's [sandbox] deny_read.
+func (e *Env) secrets() []string {
+	var home string
+	if e.lookupEnv != nil {
+		home, _ = e.lookupEnv("HOME")
+	}
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return sensitive.Secrets(home, e.Config.Home, e.Config.Sandbox.DenyRead...)
 }
 
 // Tools builds the registry a profile may use: built-ins, the skill tool and the tools
@@ -216,7 +242,10 @@ func (e *Env) Policy(prof profile.Profile) *permission.Policy {
 	commands := shellcmd.Defaults().With(bash.Allow, bash.Deny)
 	return &permission.Policy{
 		WorkDir: e.WorkDir, Trusted: e.Trusted, AutoApprove: prof.AutoApprove, Rules: rules,
-		Classifiers: map[string]func(json.RawMessage) (permission.Verdict, bool){"bash": commands.ClassifyCall},
+		Classifiers:  map[string]func(json.RawMessage) (permission.Verdict, bool){"bash": commands.ClassifyCall},
+		Secrets:      e.secrets(),
+		AllowSecrets: e.Config.Permissions.AllowSecret,
+		AllowControl: e.Config.Permissions.AllowControl,
 	}
 }
 

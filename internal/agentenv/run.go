@@ -177,7 +177,11 @@ func (e *Env) NewRun(o RunOptions) (*Run, error) {
 			return ok && !t.Info().ReadOnly
 		}))
 	}
-	r := &Run{Model: m.Name, Warnings: append(sess.warnings, e.extensionWarnings()...), close: func() {
+	warnings := append(sess.warnings, e.extensionWarnings()...)
+	if n := e.SandboxNotice(); n != "" {
+		warnings = append(warnings, n)
+	}
+	r := &Run{Model: m.Name, Warnings: warnings, close: func() {
 		defer releaseMCP()
 		stopWarm()
 		if hasGraph {
@@ -192,6 +196,7 @@ func (e *Env) NewRun(o RunOptions) (*Run, error) {
 		Approver: o.Approver, Middlewares: middlewares,
 		SystemPrompt: system, History: sess.history, Stats: sess.stats,
 		CompactKeepTurns: e.Config.Compaction.KeepRecentTurns,
+		Confine:          confine(e.Profile),
 	}
 	if sess.log != nil {
 		r.SessionID = sess.log.ID()

@@ -55,7 +55,8 @@ func (s *subAgents) RunSubAgent(ctx context.Context, req builtin.SubAgentRequest
 	opts := agent.Options{
 		Provider: s.provider, Model: s.model, Tools: reg, Policy: s.env.Policy(prof),
 		SystemPrompt: system, Middlewares: []agent.Middleware{agent.TurnLimit{Max: subAgentTurns}},
-		Hooks: s.env.subAgentHooks(s.parentID),
+		Hooks:   s.env.subAgentHooks(s.parentID),
+		Confine: confine(prof),
 	}
 	if s.store != nil {
 		sl, err := s.store.Create(session.Meta{Cwd: s.env.WorkDir, Model: s.model.Name, Profile: prof.Name, ParentID: s.parentID})

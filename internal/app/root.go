@@ -22,6 +22,7 @@ import (
 
 // runFlags are the flags of the agent itself (the root command).
 type runFlags struct {
+	sandbox      string
 	print        bool
 	output       string
 	maxTurns     int
@@ -77,6 +78,7 @@ repository, driving a model through the Albert API or any OpenAI-compatible serv
 	fl.Lookup("resume").NoOptDefVal = pickSession
 	fl.BoolVar(&f.setup, "setup", false, "open the setup screen (provider, model and API key) before the session")
 	fl.StringVar(&f.workdir, "workdir", "", "work in this directory instead of the current one")
+	fl.StringVar(&f.sandbox, "sandbox", "", "on (the default) or off: confine the commands tools start with the OS sandbox")
 	fl.StringVar(&f.apiKey, "api-key", "", "save this key for the active model's provider in ~/.albert-code/.env and use it")
 	root.MarkFlagsMutuallyExclusive("continue", "resume")
 	root.SetVersionTemplate("albert-code {{.Version}}\n")
@@ -96,6 +98,9 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, stdin io.Reader) er
 	}
 	if f.resume == pickSession && len(args) > 0 {
 		f.resume, args = args[0], args[1:]
+	}
+	if err := applySandboxFlag(f.sandbox); err != nil {
+		return err
 	}
 	if cmd.Flags().Changed("api-key") {
 		if err := saveAPIKey(f, f.apiKey); err != nil {
@@ -196,4 +201,16 @@ func readPrompt(args []string, stdin io.Reader) (string, error) {
 		return "", usageError("no prompt: give one as an argument (albert-code -p \"...\") or on stdin")
 	}
 	return text, nil
+}
+
+// applySandboxFlag passes --sandbox to the configuration through its environment
+// variable, which every later load (and the ACP and serve faces) reads.
+func applySandboxFlag(v string) error {
+	switch strings.ToLower(v) {
+	case "":
+		return nil
+	case "on", "off":
+		return os.Setenv(config.EnvSandbox, strings.ToLower(v))
+	}
+	return usageError("--sandbox %q: want on or off", v)
 }

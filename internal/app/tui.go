@@ -92,6 +92,7 @@ func runTUI(cmd *cobra.Command, f runFlags, prompt string) error {
 		return usageError("%v", err)
 	}
 	o.Setup = setupFor(e.Env)
+	o.Sandbox = e.Env.Sandbox()
 	e.Close()
 	if !f.trust {
 		o.Trust = trustQuestion(home, wd)

@@ -56,9 +56,8 @@ type Sandbox struct {
 	backend Backend
 	reason  string // why there is no backend
 
-	tmpOnce sync.Once
-	tmpDir  string
-	tmpErr  error
+	tmpMu  sync.Mutex
+	tmpDir string
 }
 
 // ErrUnavailable wraps the reason the kernel cannot confine commands.
@@ -110,19 +109,34 @@ func (st Status) Announcement() string {
 }
 
 // TempDir returns the private temporary directory, made on first use.
+// After Close it is made anew.
 func (s *Sandbox) TempDir() (string, error) {
-	s.tmpOnce.Do(func() {
-		s.tmpDir, s.tmpErr = os.MkdirTemp("", "albert-code-sandbox-")
-	})
-	return s.tmpDir, s.tmpErr
+	s.tmpMu.Lock()
+	defer s.tmpMu.Unlock()
+	if s.tmpDir != "" && exists(s.tmpDir) {
+		return s.tmpDir, nil
+	}
+	dir, err := os.MkdirTemp("", "albert-code-sandbox-")
+	if err != nil {
+		return "", err
+	}
+	s.tmpDir = dir
+	return dir, nil
 }
 
 // Close removes the private temporary directory.
 func (s *Sandbox) Close() error {
-	if s == nil || s.tmpDir == "" {
+	if s == nil {
 		return nil
 	}
-	return os.RemoveAll(s.tmpDir)
+	s.tmpMu.Lock()
+	defer s.tmpMu.Unlock()
+	if s.tmpDir == "" {
+		return nil
+	}
+	err := os.RemoveAll(s.tmpDir)
+	s.tmpDir = ""
+	return err
 }
 
 // Prepare readies cmd, built but not started, to run in mode (ModeFrom(ctx) when
@@ -131,17 +145,19 @@ func (s *Sandbox) Close() error {
 // be called once cmd has started (or failed to). It also reports the variables it
 // dropped from the environment.
 func (s *Sandbox) Prepare(ctx context.Context, mode Mode, cmd *exec.Cmd) (release func(), err error) {
+	if s == nil {
+		// No sandbox configured (a library caller): the environment is still
+		// scrubbed and the tree still dies with the agent.
+		cmd.Env, _ = ScrubEnv(orEnviron(cmd.Env), nil)
+		return guardOnly(cmd)
+	}
 	if mode == "" {
 		mode = ModeFrom(ctx)
 	}
 	if s.cfg.Mode == Off {
 		mode = Off
 	}
-	env := cmd.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	env, _ = ScrubEnv(env, s.cfg.EnvPassthrough)
+	env, _ := ScrubEnv(orEnviron(cmd.Env), s.cfg.EnvPassthrough)
 	tmp, err := s.TempDir()
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: make the private temporary directory: %w", err)
@@ -159,3 +175,14 @@ func (s *Sandbox) policy(mode Mode, tmp string) Policy {
 	return Policy{Mode: mode, WorkDir: s.cfg.WorkDir, TempDir: tmp, Writable: s.cfg.Writable,
 		Secrets: s.cfg.Secrets, Network: net, Backend: s.backend}
 }
+
+func orEnviron(env []string) []string {
+	if env == nil {
+		return os.Environ()
+	}
+	return env
+}
+
+// ExitSetup is the launcher's exit status when the sandbox could not be set up and
+// the command did not run (launcher_linux.c's EXIT_SETUP).
+const ExitSetup = 125

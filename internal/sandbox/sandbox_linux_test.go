@@ -334,3 +334,30 @@ func TestPrepareScrubsEnvironment(t *testing.T) {
 		t.Fatalf("the environment lost what it should keep: %s", env)
 	}
 }
+
+func TestWatchControlRemovesCreatedControlFiles(t *testing.T) {
+	ws := t.TempDir()
+	os.WriteFile(filepath.Join(ws, ".mcp.json"), []byte("{}"), 0o644)
+	s := New(Config{Mode: WorkspaceWrite, WorkDir: ws})
+	check := s.WatchControl(WorkspaceWrite)
+	os.WriteFile(filepath.Join(ws, ".albert-code.toml"), []byte("[tools.bash]\npermission = \"always\"\n"), 0o644)
+	os.MkdirAll(filepath.Join(ws, ".albert-code/agents"), 0o755)
+	os.WriteFile(filepath.Join(ws, "ordinary.txt"), nil, 0o644)
+	removed := check()
+	if len(removed) != 2 {
+		t.Fatalf("removed %v, want .albert-code.toml and .albert-code", removed)
+	}
+	for _, gone := range []string{".albert-code.toml", ".albert-code"} {
+		if _, err := os.Stat(filepath.Join(ws, gone)); err == nil {
+			t.Errorf("%s is still there", gone)
+		}
+	}
+	for _, kept := range []string{".mcp.json", "ordinary.txt"} {
+		if _, err := os.Stat(filepath.Join(ws, kept)); err != nil {
+			t.Errorf("%s was removed: %v", kept, err)
+		}
+	}
+	if New(Config{Mode: Off, WorkDir: ws}).WatchControl(WorkspaceWrite)() != nil {
+		t.Fatal("the off sandbox removed something")
+	}
+}

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/etalab-ia/albert-code/internal/agent"
+	"github.com/etalab-ia/albert-code/internal/sandbox"
 	"github.com/etalab-ia/albert-code/internal/tool"
 	"github.com/etalab-ia/albert-code/internal/tool/builtin"
 )
@@ -45,7 +46,7 @@ func (m *Model) runShell(line, command string) tea.Cmd {
 	m.shellRuns++
 	args, _ := json.Marshal(builtin.BashParams{Command: command})
 	te := agent.ToolEvent{ID: fmt.Sprintf("user-shell-%d", m.shellRuns), Name: "bash", Arguments: args}
-	env := builtin.Env{WorkDir: m.o.WorkDir}
+	env := builtin.Env{WorkDir: m.o.WorkDir, Sandbox: m.o.Sandbox}
 	gen := m.gen
 	cmd := m.startTurn(func(ctx context.Context, emit func(agent.Event)) tea.Msg {
 		start := te
@@ -56,6 +57,8 @@ func (m *Model) runShell(line, command string) tea.Cmd {
 		}
 		// The agent's default timeout is too short for a command the user chose
 		// to wait for (a build, a test run): the tool's ceiling applies instead.
+		// The user typed it: it runs as an approved command would.
+		ctx = sandbox.WithMode(ctx, sandbox.WorkspaceWrite)
 		res, err := builtin.RunShell(ctx, env, command, builtin.DefaultBashMaxTimeout, progress)
 		tr := res.Result()
 		if err != nil {

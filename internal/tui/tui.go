@@ -12,6 +12,7 @@ import (
 	"github.com/etalab-ia/albert-code/internal/config"
 	"github.com/etalab-ia/albert-code/internal/llm"
 	"github.com/etalab-ia/albert-code/internal/profile"
+	"github.com/etalab-ia/albert-code/internal/sandbox"
 	"github.com/etalab-ia/albert-code/internal/session"
 	"github.com/etalab-ia/albert-code/internal/skill"
 	"github.com/etalab-ia/albert-code/internal/slash"
@@ -75,6 +76,9 @@ type Options struct {
 	// Color false draws without colour (NO_COLOR, dumb terminals).
 	Color   bool
 	WorkDir string
+	// Sandbox confines "!" commands as approved ones (workspace-write); nil runs
+	// them with the environment scrubbed only.
+	Sandbox *sandbox.Sandbox
 	History *input.History
 	// Registry holds the slash commands; nil uses slash.Default().
 	Registry *slash.Registry

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/etalab-ia/albert-code/internal/sandbox"
 	"github.com/etalab-ia/albert-code/internal/tool"
 )
 
@@ -110,8 +111,16 @@ func RunShell(ctx context.Context, env Env, command string, timeout time.Duratio
 	cmd.Stdout, cmd.Stderr = out, out // one writer: exec serialises the writes
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.WaitDelay = pipeGrace
-	if err := cmd.Start(); err != nil {
-		return ShellResult{}, fmt.Errorf("start %s: %w", cmd.Path, err)
+	mode := sandbox.ModeFrom(ctx)
+	release, err := env.Sandbox.Prepare(ctx, mode, cmd)
+	if err != nil {
+		return ShellResult{}, err
+	}
+	checkControl := env.Sandbox.WatchControl(mode)
+	err = cmd.Start()
+	release()
+	if err != nil {
+		return ShellResult{}, fmt.Errorf("start %s: %w", command, err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -134,6 +143,13 @@ func RunShell(ctx context.Context, env Env, command string, timeout time.Duratio
 	if r.Output == "" {
 		r.Output = "(no output)"
 	}
+	if removed := checkControl(); len(removed) > 0 {
+		r.Output += fmt.Sprintf("\n\n[sandbox] the command created %s, which configure later runs; %s removed. "+
+			"Create such files with the write tool, which asks the user.", strings.Join(removed, ", "), pluralIt(len(removed)))
+	}
+	if exitErr, ok := waitErr.(*exec.ExitError); ok && exitErr.ExitCode() == sandbox.ExitSetup {
+		return ShellResult{}, fmt.Errorf("the sandbox could not start the command: %s", strings.TrimSpace(r.Output))
+	}
 	if r.Stopped {
 		return r, nil
 	}
@@ -150,21 +166,34 @@ func RunShell(ctx context.Context, env Env, command string, timeout time.Duratio
 	}
 }
 
+func pluralIt(n int) string {
+	if n == 1 {
+		return "it was"
+	}
+	return "they were"
+}
+
 // killGroup sends SIGTERM to the command's whole process group, then SIGKILL after
 // killGrace if the shell has not exited, and returns Wait's result. Wait itself
 // returns within pipeGrace of the shell's exit thanks to cmd.WaitDelay.
 func killGroup(pid int, done <-chan error) error {
+	// The group holds the sandbox's guardian, which sends SIGTERM on to the whole
+	// tree, also to processes that left the group, and SIGKILL after its own grace.
 	_ = syscall.Kill(-pid, syscall.SIGTERM)
 	select {
 	case err := <-done:
-		// The shell is gone, but children that ignore SIGTERM may linger.
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
 		return err
-	case <-time.After(killGrace):
+	case <-time.After(killGrace + guardianSlack):
+		// The guardian did not finish (it was killed, or there is none): kill the
+		// group ourselves.
 		_ = syscall.Kill(-pid, syscall.SIGKILL)
 		return <-done
 	}
 }
+
+// guardianSlack is how much longer than its own grace the guardian gets to end the
+// command before the group is killed from here.
+const guardianSlack = time.Second
 
 func exitStatus(e *exec.ExitError) string {
 	if ws, ok := e.Sys().(syscall.WaitStatus); ok && ws.Signaled() {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/sensitive"
+	"github.com/etalab-ia/albert-code/internal/sandbox"
 	"github.com/etalab-ia/albert-code/internal/tool"
 )
 
@@ -51,6 +52,10 @@ type Env struct {
 	BashMaxTimeout time.Duration
 	// Shell overrides the shell bash runs commands with (default: bash, else sh).
 	Shell string
+	// Sandbox confines the commands bash starts, in the mode the call's context
+	// carries (sandbox.WithMode). Nil scrubs their environment and ties their tree
+	// to the agent, and confines nothing: only for callers that confine otherwise.
+	Sandbox *sandbox.Sandbox
 
 	// ReadLines and ReadBytes bound one read call.
 	ReadLines int
