@@ -29,6 +29,7 @@ func Classify(cmd string, rules Rules) permission.Verdict {
 		deny:       compile(rules.Deny),
 		standalone: rules.DenyStandalone,
 		piped:      map[*syntax.Stmt]bool{},
+		asked:      map[string]bool{},
 	}
 	syntax.Walk(f, c.visit)
 	return c.verdict()
@@ -56,10 +57,14 @@ type classifier struct {
 	commands int
 	never    string
 	asks     []string
+	// asked holds the reasons in asks, so that a long line's many reasons are
+	// each added in constant time.
+	asked map[string]bool
 }
 
 func (c *classifier) ask(format string, args ...any) {
-	if r := fmt.Sprintf(format, args...); !slices.Contains(c.asks, r) {
+	if r := fmt.Sprintf(format, args...); !c.asked[r] {
+		c.asked[r] = true
 		c.asks = append(c.asks, r)
 	}
 }

@@ -86,7 +86,7 @@ func unvouched(line string) string {
 				why = "holds the expansion " + source(n)
 			}
 		case *syntax.Redirect:
-			if n.Op == syntax.RdrOut || n.Op == syntax.AppOut || n.Op == syntax.ClbOut || n.Op == syntax.RdrAll || n.Op == syntax.AppAll {
+			if n.Op == syntax.RdrOut || n.Op == syntax.AppOut || n.Op == syntax.RdrClob || n.Op == syntax.RdrAll || n.Op == syntax.AppAll {
 				if t, _ := literal(n.Word); !strings.HasPrefix(t, "/dev/") {
 					why = "redirects to " + source(n.Word)
 				}
@@ -125,4 +125,16 @@ func unvouchedCall(ws []word) string {
 		}
 	}
 	return ""
+}
+
+// TestReasonsStayShortOnDeepLines: a reason names a long construct by its length, so
+// that classifying a deeply nested line stays linear (the corpus entry
+// deep-command-substitution took 9 s when every level printed its whole subtree).
+func TestReasonsStayShortOnDeepLines(t *testing.T) {
+	t.Parallel()
+	line := strings.Repeat("$(", 500) + strings.Repeat(")", 500)
+	v := Classify(line, Defaults())
+	if v.Level != permission.Ask || !strings.Contains(v.Reason, "(1500 bytes of shell)") || len(v.Reason) > 1000 {
+		t.Fatalf("Classify(500 nested $() = %s, %d bytes of reason: %.200q", v.Level, len(v.Reason), v.Reason)
+	}
 }
