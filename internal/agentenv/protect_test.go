@@ -34,9 +34,9 @@ func runAttack(t *testing.T, globalConfig string, calls ...fakemodel.ToolCall) *
 	}
 	a := &attackRun{work: filepath.Join(root, "work"), home: filepath.Join(root, "home"), srv: srv}
 	files := map[string]string{
-		filepath.Join(a.home, ".albert-code", ".env"):          "ALBERT_API_KEY=sk-secret\n",
-		filepath.Join(a.work, ".git", "config"):                "[core]\n",
-		filepath.Join(a.work, "main.go"):                       "package main\n",
+		filepath.Join(a.home, ".albert-code", ".env"):            "ALBERT_API_KEY=sk-secret\n",
+		filepath.Join(a.work, ".git", "config"):                  "[core]\n",
+		filepath.Join(a.work, "main.go"):                         "package main\n",
 		filepath.Join(root, "xdg", "albert-code", "config.toml"): globalConfig,
 	}
 	for path, content := range files {
