@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/etalab-ia/albert-code/internal/proctrack"
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
 	"github.com/etalab-ia/albert-code/internal/serve/runstore"
 	"github.com/etalab-ia/albert-code/internal/serve/structured"
@@ -42,6 +43,11 @@ func (s *Server) register(id string, j *job) (*activeRun, bool) {
 		return nil, false
 	}
 	ctx, cancel := context.WithCancelCause(s.base)
+	// The process groups the run starts stay on record while they run: a server
+	// that dies kills them at its next start.
+	ctx = proctrack.WithSink(ctx, runstore.Sink(s.opts.Store, id, func(err error) {
+		s.opts.Logger.Warn("record a process group of a run", "run", id, "err", err)
+	}))
 	run := &activeRun{id: id, workspace: j.req.Workspace, async: j.body.Async || j.body.FireAndForget,
 		created: time.Now(), ctx: ctx, cancel: cancel, done: make(chan struct{})}
 	s.active[id] = run

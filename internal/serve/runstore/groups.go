@@ -141,3 +141,27 @@ func (k *sink) do(write func(context.Context, string, proctrack.Group) error, g 
 		k.onError(err)
 	}
 }
+
+// Groups lists the process groups recorded for run id: those still running, or
+// left by a server that died.
+func (s *SQLite) Groups(ctx context.Context, id string) ([]proctrack.Group, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT pgid, start FROM process_groups WHERE run_id = ? ORDER BY pgid`, id)
+	if err != nil {
+		return nil, fmt.Errorf("process groups of run %q: %w", id, err)
+	}
+	defer rows.Close()
+	var out []proctrack.Group
+	for rows.Next() {
+		var g proctrack.Group
+		var start int64
+		if err := rows.Scan(&g.PGID, &start); err != nil {
+			return nil, fmt.Errorf("process groups of run %q: %w", id, err)
+		}
+		g.Start = uint64(start)
+		out = append(out, g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("process groups of run %q: %w", id, err)
+	}
+	return out, nil
+}

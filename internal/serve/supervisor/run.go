@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/etalab-ia/albert-code/internal/proctrack"
 )
 
 // drainWait bounds how long the readers may take once the group is gone. Only a
@@ -35,6 +37,9 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		return Result{}, err
 	}
 	res := Result{Started: p.started}
+	// The run's sink, if any, keeps the group on record while it may have
+	// processes, so that a server that dies now can kill them at its next start.
+	group := proctrack.Started(ctx, p.pgid)
 
 	leaderDone := make(chan struct{})
 	go func() {
@@ -59,6 +64,9 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	}
 	if res.Stragglers || res.Reason != Exited {
 		res.Stopping = time.Since(stopStart)
+	}
+	if res.Leftover == nil {
+		proctrack.Ended(ctx, group)
 	}
 	p.drain()
 
