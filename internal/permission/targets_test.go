@@ -32,7 +32,7 @@ func newLinkedWorkspace(t *testing.T) linkedWorkspace {
 	for path, content := range map[string]string{
 		filepath.Join(l.home, ".albert-code", ".env"): "ALBERT_API_KEY=sk-1",
 		filepath.Join(l.ws, ".git", "config"):         "[core]\n",
-		filepath.Join(l.out, "notes.txt"):            "outside",
+		filepath.Join(l.out, "notes.txt"):             "outside",
 	} {
 		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 			t.Fatal(err)

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/etalab-ia/albert-code/internal/sensitive"
 	"github.com/etalab-ia/albert-code/internal/sandbox"
+	"github.com/etalab-ia/albert-code/internal/sensitive"
 	"github.com/etalab-ia/albert-code/internal/tool"
 )
 
