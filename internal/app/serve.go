@@ -35,14 +35,13 @@ import (
 	"github.com/etalab-ia/albert-code/internal/serve/workspace"
 )
 
-// Server timings; judgement. Headers arrive in well under 10 s from any honest
-// client; a shutdown waits up to 30 s for runs to stop (the supervisor's 5 s grace
-// per process group, with room); ephemeral workspaces older than an hour belong to
-// a server that crashed.
+// Server timings; judgement. A shutdown waits up to 30 s for runs to stop (the
+// supervisor's 5 s grace per process group, with room); ephemeral workspaces older
+// than an hour belong to a server that crashed. The connections' own limits are
+// api.ConnLimits'.
 const (
-	readHeaderTimeout = 10 * time.Second
-	shutdownWait      = 30 * time.Second
-	ephemeralMaxAge   = time.Hour
+	shutdownWait    = 30 * time.Second
+	ephemeralMaxAge = time.Hour
 )
 
 func newServeCmd() *cobra.Command {
@@ -213,7 +212,12 @@ func runServe(cmd *cobra.Command, src serveconfig.Source) error {
 			}
 		})
 	}
-	err = serveUntilSignal(ctx, listeners, srv, mcpSrv, store, logger, backend.Name())
+	limits := api.ConnLimits{KeepAliveTimeout: c.API.KeepAliveTimeout, BodyTimeout: c.API.BodyTimeout,
+		MaxConnsPerClient: c.API.MaxConnsPerClient, Logger: logger}
+	if c.API.MaxConnsPerClient == 0 {
+		limits.MaxConnsPerClient = -1 // 0 in the configuration: no cap
+	}
+	err = serveUntilSignal(ctx, listeners, limits, srv, mcpSrv, store, logger, backend.Name())
 	stopSignals()
 	cronWG.Wait()
 	return err
@@ -276,7 +280,7 @@ func buildBackend(c serveconfig.Config) (adapter.Backend, []string, error) {
 // serveUntilSignal serves on ln until ctx ends or SIGINT or SIGTERM arrives, then
 // shuts down: runs are cancelled and their process groups stopped first, so the
 // sync callers get their answers, then the HTTP server drains.
-func serveUntilSignal(ctx context.Context, listeners []listener, srv *api.Server, mcpSrv *mcpserve.Server, store runstore.Store, logger *slog.Logger, backend string) error {
+func serveUntilSignal(ctx context.Context, listeners []listener, limits api.ConnLimits, srv *api.Server, mcpSrv *mcpserve.Server, store runstore.Store, logger *slog.Logger, backend string) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
@@ -293,9 +297,9 @@ func serveUntilSignal(ctx context.Context, listeners []listener, srv *api.Server
 	served := make(chan error, len(listeners))
 	servers := make([]*http.Server, len(listeners))
 	for i, l := range listeners {
-		hs := &http.Server{Handler: l.handler, ReadHeaderTimeout: readHeaderTimeout, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+		hs, ln := api.NewHTTPServer(l.handler, l.ln, limits)
 		servers[i] = hs
-		go func() { served <- hs.Serve(l.ln) }()
+		go func() { served <- hs.Serve(ln) }()
 		logger.Info("albert-code serve: "+l.name+" listening", "addr", "http://"+l.ln.Addr().String(), "adapter", backend)
 	}
 

@@ -116,10 +116,11 @@ func (s *Server) putFile(w http.ResponseWriter, r *http.Request) {
 	defer root.Close()
 	n, err := workspace.Write(root, rel, http.MaxBytesReader(w, r.Body, s.opts.MaxBody))
 	var tooBig *http.MaxBytesError
+	var slow *BodyTimeoutError
 	switch {
 	case errors.Is(err, workspace.ErrFolder):
 		writeJSON(w, http.StatusBadRequest, errorBody{Field: "path", Detail: rel + " is a directory: name a file"})
-	case errors.As(err, &tooBig):
+	case errors.As(err, &tooBig), errors.As(err, &slow):
 		writeBodyError(w, err)
 	case err != nil:
 		fsError(w, rel, err)

@@ -40,7 +40,10 @@ func (e *fieldError) Error() string { return e.Detail }
 func writeBodyError(w http.ResponseWriter, err error) {
 	var tooBig *http.MaxBytesError
 	var fe *fieldError
+	var slow *BodyTimeoutError
 	switch {
+	case errors.As(err, &slow):
+		writeError(w, http.StatusRequestTimeout, slow.Error())
 	case errors.As(err, &tooBig):
 		writeError(w, http.StatusRequestEntityTooLarge,
 			"the request body is larger than the server's limit of "+strconv.FormatInt(tooBig.Limit, 10)+

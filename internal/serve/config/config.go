@@ -80,6 +80,12 @@ type API struct {
 	Tokens []string
 	// MaxBody is the largest request body read, in bytes.
 	MaxBody int64
+	// KeepAliveTimeout closes a connection idle between requests; BodyTimeout
+	// bounds the time to receive a request body (api.ConnLimits).
+	KeepAliveTimeout, BodyTimeout time.Duration
+	// MaxConnsPerClient caps the connections open at once from one address; 0
+	// means no cap.
+	MaxConnsPerClient int
 }
 
 // MCP is the MCP server mode.

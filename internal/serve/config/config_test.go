@@ -35,7 +35,8 @@ func TestDefaults(t *testing.T) {
 		t.Fatalf("err %v, warnings %q", err, warnings)
 	}
 	want := Config{
-		API:      API{Enabled: true, Port: 8080, Tokens: []string{"0123456789abcdef0123"}, MaxBody: 10 << 20},
+		API: API{Enabled: true, Port: 8080, Tokens: []string{"0123456789abcdef0123"}, MaxBody: 10 << 20,
+			KeepAliveTimeout: time.Minute, BodyTimeout: 2 * time.Minute, MaxConnsPerClient: 64},
 		Telegram: Telegram{APIURL: DefaultTelegramAPIURL},
 		Adapter:  "native", Workspace: "/workspace",
 		Timeout: 30 * time.Minute, IdleTimeout: 10 * time.Minute, QueueBound: 16, Retention: 6 * time.Hour,
@@ -55,6 +56,7 @@ func TestEveryKnob(t *testing.T) {
 	c, _, err := Load(env{
 		"ALBERT_CODE_API_MODE": "true", "ALBERT_CODE_API_MODE_HOST": "127.0.0.1", "ALBERT_CODE_API_MODE_PORT": " 9000 ",
 		"ALBERT_CODE_API_MODE_TOKEN": " tok-a-0123456789abcdef , tok-b-0123456789abcdef", "ALBERT_CODE_API_MODE_MAX_BODY": "512KiB",
+		"ALBERT_CODE_API_MODE_KEEPALIVE_TIMEOUT": "30s", "ALBERT_CODE_API_MODE_BODY_TIMEOUT": "90", "ALBERT_CODE_API_MODE_MAX_CONNS_PER_CLIENT": "8",
 		"ALBERT_CODE_MCP_MODE": "yes", "ALBERT_CODE_MCP_MODE_PORT": "9001", "ALBERT_CODE_MCP_MODE_TOKEN": "mcp-0123456789abcdef",
 		"ALBERT_CODE_MCP_MODE_ALLOWED_HOSTS": "a.example,b.example", "ALBERT_CODE_MCP_MODE_ALLOWED_ORIGINS": "https://a.example",
 		"ALBERT_CODE_ADAPTER": "claude", "ALBERT_CODE_AGENT_BINARY": "/opt/claude", "ALBERT_CODE_WORKSPACE": "/srv/w",
@@ -68,7 +70,8 @@ func TestEveryKnob(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Config{
-		API: API{Enabled: true, Host: "127.0.0.1", Port: 9000, Tokens: []string{"tok-a-0123456789abcdef", "tok-b-0123456789abcdef"}, MaxBody: 512 << 10},
+		API: API{Enabled: true, Host: "127.0.0.1", Port: 9000, Tokens: []string{"tok-a-0123456789abcdef", "tok-b-0123456789abcdef"}, MaxBody: 512 << 10,
+			KeepAliveTimeout: 30 * time.Second, BodyTimeout: 90 * time.Second, MaxConnsPerClient: 8},
 		MCP: MCP{Enabled: true, Port: 9001, Tokens: []string{"mcp-0123456789abcdef"}, AllowedHosts: []string{"a.example", "b.example"},
 			AllowedOrigins: []string{"https://a.example"}},
 		Adapter: "claude", AgentBinary: "/opt/claude", Workspace: "/srv/w",

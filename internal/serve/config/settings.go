@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/etalab-ia/albert-code/internal/serve/api"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
 	"github.com/etalab-ia/albert-code/internal/serve/runstore"
 	"github.com/etalab-ia/albert-code/internal/serve/workspace"
@@ -61,6 +62,15 @@ var Settings = []*Setting{
 	{Suffix: "API_MODE_MAX_BODY", Flag: "api-max-body", Default: "10MiB",
 		Help: "largest request body the API reads (a prompt, a file); past it, 413 (bytes, or 512KiB, 10MiB, 1GiB)",
 		set:  func(c *Config, v string) error { return parseSize(v, &c.API.MaxBody) }},
+	{Suffix: "API_MODE_KEEPALIVE_TIMEOUT", Flag: "api-keepalive-timeout", Default: formatDuration(api.DefaultKeepAliveTimeout),
+		Help: "time a connection may stay idle between requests before it is closed (API and MCP ports)",
+		set:  func(c *Config, v string) error { return parseDuration(v, &c.API.KeepAliveTimeout) }},
+	{Suffix: "API_MODE_BODY_TIMEOUT", Flag: "api-body-timeout", Default: formatDuration(api.DefaultBodyTimeout),
+		Help: "time to receive a request body; past it, 408 (API and MCP ports)",
+		set:  func(c *Config, v string) error { return parseDuration(v, &c.API.BodyTimeout) }},
+	{Suffix: "API_MODE_MAX_CONNS_PER_CLIENT", Flag: "api-max-conns-per-client", Default: strconv.Itoa(api.DefaultMaxConnsPerClient),
+		Help: "connections one client address may hold open at once; more are closed at once (0: no cap; behind a proxy, every client is the proxy)",
+		set:  func(c *Config, v string) error { return parseCount(v, &c.API.MaxConnsPerClient) }},
 	{Suffix: "API_MODE_TOKEN", Flag: "api-token", Original: true, Secret: true,
 		Help: "bearer tokens of the API, comma separated (unset or empty: no authentication)",
 		set:  func(c *Config, v string) error { return parseTokens(v, &c.API.Tokens) }},
