@@ -105,6 +105,7 @@ func runServe(cmd *cobra.Command, src serveconfig.Source) error {
 	if n := store.Interrupted(); n > 0 {
 		logger.Warn("runs interrupted by the last stop are marked failed", "runs", n)
 	}
+	killLeftovers(store, logger)
 	if q, ok := backend.(interface {
 		QuotaWarnings(context.Context) []string
 	}); ok {
