@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -20,6 +21,8 @@ import (
 type guard struct {
 	out io.Writer // the client's end; every write is one whole line
 	wmu sync.Mutex
+	// maxLine bounds one message read from the client; tests lower it.
+	maxLine int
 
 	mu       sync.Mutex
 	requests map[string]pendingRequest // unanswered, by the canonical request id
@@ -35,11 +38,16 @@ type pendingRequest struct {
 	params  json.RawMessage
 }
 
-// maxLine bounds one message from the client (10 MiB, the SDK's own scanner limit).
+// maxLine bounds one message from the client, its newline included (10 MiB, the
+// SDK's own scanner limit).
 const maxLine = 10 << 20
 
+// errLineTooLong reports a message over the guard's bound; the rest of its line
+// was read and dropped.
+var errLineTooLong = errors.New("message too long")
+
 func newGuard(out io.Writer) *guard {
-	return &guard{out: out, requests: map[string]pendingRequest{}, prompts: map[string]bool{}}
+	return &guard{out: out, maxLine: maxLine, requests: map[string]pendingRequest{}, prompts: map[string]bool{}}
 }
 
 // Write is the SDK's writer: it forwards each message and notes the responses the
@@ -88,7 +96,11 @@ func (g *guard) ending(line []byte) func() {
 func (g *guard) filter(in io.Reader, sdk *io.PipeWriter) {
 	r := bufio.NewReaderSize(in, 64<<10)
 	for {
-		line, err := readLine(r)
+		line, err := readLine(r, g.maxLine)
+		if errors.Is(err, errLineTooLong) {
+			g.reply(nil, -32700, fmt.Sprintf("Parse error: a message is longer than %d bytes, the most one line may hold; send smaller messages", g.maxLine))
+			continue
+		}
 		if len(bytes.TrimSpace(line)) > 0 {
 			if fwd := g.check(line); fwd != nil {
 				if _, werr := sdk.Write(append(fwd, '\n')); werr != nil {
@@ -103,19 +115,28 @@ func (g *guard) filter(in io.Reader, sdk *io.PipeWriter) {
 	}
 }
 
-// readLine reads one line, without its newline; a line longer than maxLine is
-// drained and returned cut, so it fails to parse and is answered as such.
-func readLine(r *bufio.Reader) ([]byte, error) {
+// readLine reads one line, without its newline. A line of more than limit bytes,
+// its newline included, is drained and is errLineTooLong: cut, it could read as
+// another message than the one sent.
+func readLine(r *bufio.Reader, limit int) ([]byte, error) {
 	var line []byte
+	tooLong := false
 	for {
 		chunk, err := r.ReadSlice('\n')
-		if len(line)+len(chunk) <= maxLine {
+		if !tooLong && len(line)+len(chunk) > limit {
+			tooLong, line = true, nil
+		}
+		if !tooLong {
 			line = append(line, chunk...)
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		if err == nil {
+		switch {
+		case tooLong:
+			// A read error comes again on the next call, after the answer.
+			return nil, errLineTooLong
+		case err == nil:
 			return bytes.TrimRight(line, "\r\n"), nil
 		}
 		return line, err
