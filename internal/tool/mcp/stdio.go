@@ -82,7 +82,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	t.mu.Lock()
 	t.proc = p
 	t.mu.Unlock()
-	r := &frameReader{p: p, in: bufio.NewReaderSize(outR, 64<<10), file: outR, grace: t.grace}
+	r := &frameReader{p: p, in: bufio.NewReaderSize(outR, 64<<10), file: outR, grace: t.grace, maxLine: maxFrameLine}
 	w := &stdinWriter{p: p, w: stdin, grace: t.grace}
 	return (&sdk.IOTransport{Reader: r, Writer: w}).Connect(ctx)
 }
@@ -130,19 +130,28 @@ const exitAfterEOF = 2 * time.Second
 // stderrTail is how much of a server's stderr is kept to explain a failure.
 const stderrTail = 2 << 10
 
+// maxFrameLine bounds one line from the server, its newline included: the SDK's
+// own bound on a message, kept here too since a line is read whole before the SDK
+// sees it, so a server that never ends its line cannot fill the memory.
+const maxFrameLine = sdk.DefaultMaxLineLength
+
 // frameReader hands the SDK one JSON-RPC line at a time and turns what is not one
 // into an error that says what the server wrote.
 type frameReader struct {
-	p     *process
-	in    *bufio.Reader
-	file  *os.File
-	grace time.Duration
-	buf   []byte
+	p       *process
+	in      *bufio.Reader
+	file    *os.File
+	grace   time.Duration
+	maxLine int
+	buf     []byte
 }
 
 func (r *frameReader) Read(b []byte) (int, error) {
 	for len(r.buf) == 0 {
-		line, err := r.in.ReadBytes('\n')
+		line, err := r.readLine()
+		if errors.Is(err, errFrameTooLong) {
+			return 0, r.p.fail(fmt.Errorf("it wrote a line longer than %d bytes on stdout, more than one JSON-RPC message may hold", r.maxLine))
+		}
 		if len(line) > 0 {
 			trimmed := bytes.TrimSpace(line)
 			if len(trimmed) > 0 && trimmed[0] != '{' && trimmed[0] != '[' {
@@ -170,6 +179,23 @@ func (r *frameReader) Read(b []byte) (int, error) {
 }
 
 func (r *frameReader) Close() error { return r.file.Close() }
+
+var errFrameTooLong = errors.New("line too long")
+
+// readLine reads up to and with the next newline, at most maxLine bytes.
+func (r *frameReader) readLine() ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.in.ReadSlice('\n')
+		if len(line)+len(chunk) > r.maxLine {
+			return nil, errFrameTooLong
+		}
+		line = append(line, chunk...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, err
+		}
+	}
+}
 
 // stdinWriter closes the server down the way the MCP specification asks: close its
 // stdin, wait, SIGTERM, wait, SIGKILL.
