@@ -33,8 +33,10 @@ func Defaults() Rules {
 			// The original's allowlist.
 			"cat", "echo", "file", "find", "git diff", "git log", "git status", "head",
 			"ls", "pwd", "stat", "tail", "tree", "uname", "wc", "which", "whoami",
-			// Read-only additions. Flags that write or run something (find -exec,
-			// git branch -D, rg --pre...) are caught by the argument guards.
+			// Read-only additions. Options that write or run something (find -exec,
+			// git branch -D, rg --pre...) ask, read from each program's option table
+			// (options_tables.go, options_git.go, options_find.go); so does an
+			// option the table does not know.
 			"basename", "date", "df", "dirname", "du", "false", "git branch",
 			"git ls-files", "git rev-parse", "git show", "grep", "realpath", "rg",
 			"test", "[", "true",
