@@ -17,29 +17,34 @@ type target struct {
 	via  string // the path as named, when a link lies between; else ""
 }
 
-// targets resolves every path. A path a tool reports already resolved stays as it
-// is; a named path whose real target is also reported lends it its name, so the
-// message can say which link led there.
+// targets resolves every path, and keeps each path as given too: a tool reports the
+// target it will open, and that exact path is judged even if a link swapped in since
+// makes it resolve elsewhere. A named path whose real target is also reported lends
+// it its name, so the message can say which link led there.
 func (p *Policy) targets(paths []string) []target {
 	var out []target
 	index := map[string]int{}
+	add := func(t target) {
+		if i, ok := index[t.path]; ok {
+			if out[i].via == "" {
+				out[i].via = t.via
+			}
+			return
+		}
+		index[t.path] = len(out)
+		out = append(out, t)
+	}
 	for _, named := range p.absolute(paths) {
 		real, err := sensitive.Resolve(named)
 		if err != nil {
 			real = named // a link loop: the tool refuses to open it anyway
 		}
-		t := target{path: real}
-		if real != named {
-			t.via = named
-		}
-		if i, ok := index[real]; ok {
-			if out[i].via == "" {
-				out[i].via = t.via
-			}
+		if real == named {
+			add(target{path: real})
 			continue
 		}
-		index[real] = len(out)
-		out = append(out, t)
+		add(target{path: real, via: named})
+		add(target{path: named})
 	}
 	return out
 }

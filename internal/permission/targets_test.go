@@ -181,3 +181,17 @@ func TestDenyGlobMatchesTheNamedPathToo(t *testing.T) {
 		t.Fatalf("a deny glob on the link's name = %+v, want never", v)
 	}
 }
+
+// The path a tool reports is judged as given, not only where it leads now: a link
+// outside that leads back in still asks, as the path the tool names is outside.
+func TestGivenPathIsJudgedToo(t *testing.T) {
+	t.Parallel()
+	l := newLinkedWorkspace(t)
+	back := filepath.Join(l.out, "back")
+	if err := os.Symlink(filepath.Join(l.ws, ".git", "config"), back); err != nil {
+		t.Fatal(err)
+	}
+	if v := l.policy(nil).Check(tool.Info{Name: "read", ReadOnly: true}, []string{back}); v.Level != Ask || !strings.Contains(v.Reason, back) {
+		t.Fatalf("a reported outside path that resolves inside = %+v, want ask naming it", v)
+	}
+}
