@@ -102,7 +102,7 @@ static void fail(const char *msg) {
 struct spec {
 	char *buf;
 	size_t len;
-	int landlock, network_off, mount_ns;
+	int landlock, network_off, mount_ns, pid_ns;
 };
 
 static void read_spec(int fd, struct spec *s) {
@@ -130,6 +130,7 @@ static void read_spec(int fd, struct spec *s) {
 		if (op == 'L') s->landlock = 1;
 		if (op == 'N') s->network_off = 1;
 		if (op == 'P') s->mount_ns = 1;
+		if (op == 'I') s->pid_ns = 1;
 		i += n + 2;
 	}
 }
@@ -285,6 +286,27 @@ static int apply_mounts(const struct spec *s) {
 	return 0;
 }
 
+// isolate_pids puts the launcher's next child, the guardian, first in a new PID
+// namespace, with a mount namespace of its own where it mounts a /proc that shows
+// only the command's processes: no other process's environment (the agent's keys,
+// the user's shell's) can be read through /proc, and none can be signalled. It
+// returns -1, changing nothing that matters, where namespaces cannot be made.
+static int isolate_pids(void) {
+	uid_t uid = getuid();
+	gid_t gid = getgid();
+	if (unshare(CLONE_NEWPID | CLONE_NEWNS | (uid == 0 ? 0 : CLONE_NEWUSER)) < 0) return -1;
+	if (uid != 0) {
+		char map[64];
+		snprintf(map, sizeof map, "%u %u 1", uid, uid);
+		if (write_file("/proc/self/uid_map", map) < 0) return -1;
+		if (write_file("/proc/self/setgroups", "deny") < 0) return -1;
+		snprintf(map, sizeof map, "%u %u 1", gid, gid);
+		if (write_file("/proc/self/gid_map", map) < 0) return -1;
+	}
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) return -1;
+	return 0;
+}
+
 static void run_command(const struct spec *s, int argc, char **argv) {
 	if (s->mount_ns && apply_mounts(s) < 0 && s->mount_ns > 1) fail("no mount namespace for the control files");
 	if (s->landlock) apply_landlock(s);
@@ -340,8 +362,18 @@ static long now_ms(void) {
 
 // guard runs the command and watches its tree until it is empty. statusfd receives
 // the command's wait status when it ends.
-static void guard(const struct spec *s, int argc, char **argv, int statusfd, int lifefd) {
+static void noop(int sig) { (void)sig; }
+
+static void guard(const struct spec *s, int argc, char **argv, int statusfd, int lifefd, int isolated) {
+	if (isolated && mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+		die("mount the command's own /proc");
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) die("become a subreaper");
+	// First in a PID namespace, the guardian gets only the signals it handles; the
+	// handlers never run (the signals are blocked and read from the signalfd).
+	struct sigaction sa = {.sa_handler = noop};
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	sigset_t set;
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
@@ -423,11 +455,12 @@ static void launch(int argc, char **argv) {
 
 	int st[2];
 	if (pipe2(st, O_CLOEXEC) < 0) die("pipe");
+	int isolated = s.pid_ns && isolate_pids() == 0;
 	pid_t g = fork();
 	if (g < 0) die("fork the guardian");
 	if (g == 0) {
 		close(st[0]);
-		guard(&s, argc, argv, st[1], lifefd);
+		guard(&s, argc, argv, st[1], lifefd, isolated);
 	}
 	close(st[1]);
 	if (lifefd >= 0) close(lifefd);

@@ -27,6 +27,7 @@ const (
 	opDevice    = 'F' // read and write a device file
 	opReadOnly  = 'O' // bind the path read-only (mount namespace)
 	opPinned    = 'B' // bind the path onto itself so it cannot be renamed away
+	opPIDNS     = 'I' // a PID namespace with its own /proc, where one can be made
 )
 
 // devices are the device files a command may write whatever its mode.
@@ -48,7 +49,7 @@ func encode(rs []record) []byte {
 // records turns a policy into the launcher's spec for the Landlock backend.
 func records(p Policy) []record {
 	hidden := hiddenPaths(p.Secrets)
-	rs := []record{{op: opLandlock}}
+	rs := []record{{op: opLandlock}, {op: opPIDNS}}
 	if !p.Network {
 		rs = append(rs, record{op: opNoNetwork})
 	}
