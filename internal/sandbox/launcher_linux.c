@@ -255,9 +255,11 @@ static int write_file(const char *path, const char *text) {
 // makes the path a mount point, which cannot be renamed or removed. It needs a user
 // namespace when not root; where neither works it returns -1 and Landlock and the
 // after-command check remain.
-static int apply_mounts(const struct spec *s) {
+static int apply_mounts(const struct spec *s, int isolated) {
 	uid_t uid = getuid();
 	gid_t gid = getgid();
+	// The guardian's namespaces are the command's alone: mount there directly.
+	if (isolated) goto bind;
 	if (unshare(uid == 0 ? CLONE_NEWNS : CLONE_NEWNS | CLONE_NEWUSER) < 0) return -1;
 	if (uid != 0) {
 		char map[64];
@@ -268,6 +270,7 @@ static int apply_mounts(const struct spec *s) {
 		if (write_file("/proc/self/gid_map", map) < 0) return -1;
 	}
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) die("make the mounts private");
+bind:
 	for (size_t i = 0; i < s->len;) {
 		char op = s->buf[i];
 		const char *arg = s->buf + i + 1;
@@ -307,8 +310,8 @@ static int isolate_pids(void) {
 	return 0;
 }
 
-static void run_command(const struct spec *s, int argc, char **argv) {
-	if (s->mount_ns && apply_mounts(s) < 0 && s->mount_ns > 1) fail("no mount namespace for the control files");
+static void run_command(const struct spec *s, int argc, char **argv, int isolated) {
+	if (s->mount_ns) apply_mounts(s, isolated);
 	if (s->landlock) apply_landlock(s);
 	if (s->network_off) apply_seccomp();
 	(void)argc;
@@ -390,7 +393,7 @@ static void guard(const struct spec *s, int argc, char **argv, int statusfd, int
 		sigprocmask(SIG_UNBLOCK, &set, NULL);
 		if (lifefd >= 0) close(lifefd);
 		close(statusfd);
-		run_command(s, argc, argv);
+		run_command(s, argc, argv, isolated);
 	}
 	// The guardian holds none of the command's standard streams, so a reader sees
 	// their end when the command's own processes close them.

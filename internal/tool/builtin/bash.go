@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/etalab-ia/albert-code/internal/proctrack"
 	"github.com/etalab-ia/albert-code/internal/sandbox"
 	"github.com/etalab-ia/albert-code/internal/tool"
 )
@@ -122,6 +123,9 @@ func RunShell(ctx context.Context, env Env, command string, timeout time.Duratio
 	if err != nil {
 		return ShellResult{}, fmt.Errorf("start %s: %w", command, err)
 	}
+	// serve records the group in its run store, to kill it after a crash.
+	group := proctrack.Started(ctx, cmd.Process.Pid)
+	defer proctrack.Ended(ctx, group)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 
