@@ -18,6 +18,7 @@ func (e *Env) hooksFor(sessionID string) (agent.Hooks, error) {
 		return nil, err
 	}
 	r.SessionID = func() string { return sessionID }
+	r.Sandbox = e.Sandbox()
 	return agentHooks{r: r}, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"fmt"
 
 	"github.com/etalab-ia/albert-code/internal/config"
+	"github.com/etalab-ia/albert-code/internal/sandbox"
 	"github.com/etalab-ia/albert-code/internal/tool"
 )
 
@@ -19,6 +20,10 @@ type Runner struct {
 	workDir string
 	// SessionID, when set, names the session in every event.
 	SessionID func() string
+	// Sandbox confines hook commands as approved commands (workspace-write): a
+	// project's hooks come from whoever wrote the repository. Nil still scrubs
+	// their environment of secrets.
+	Sandbox *sandbox.Sandbox
 }
 
 type hook struct {

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/config"
+	"github.com/etalab-ia/albert-code/internal/proctrack"
+	"github.com/etalab-ia/albert-code/internal/sandbox"
 )
 
 // decision is a hook's answer.
@@ -55,12 +57,23 @@ func (r *Runner) run(ctx context.Context, h hook, ev event) (decision, error) {
 	var stdout, stderr limited
 	stdout.max, stderr.max = maxOutput, maxOutput
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	// Its own process group, killed whole on timeout: sh -c leaves the real
-	// command as a child that would otherwise outlive the kill.
+	// Its own process group, stopped whole on timeout: sh -c leaves the real
+	// command as a child that would otherwise outlive the stop. The sandbox's
+	// guardian, in the group, sends the signal on to the command's whole tree.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = time.Second
-	err = cmd.Run()
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
+	cmd.WaitDelay = 3 * time.Second
+	release, err := r.Sandbox.Prepare(ctx, sandbox.WorkspaceWrite, cmd)
+	if err != nil {
+		return decision{}, r.failure(h, err)
+	}
+	err = cmd.Start()
+	release()
+	if err == nil {
+		group := proctrack.Started(ctx, cmd.Process.Pid)
+		err = cmd.Wait()
+		proctrack.Ended(ctx, group)
+	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return decision{}, r.failure(h, fmt.Errorf("timed out after %s and was killed", h.Timeout))
 	}
