@@ -2,11 +2,11 @@ package app
 
 import (
 	"bytes"
+	"fmt"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -36,9 +36,12 @@ func TestSignalDuringBashKillsTheGroupAndKeepsTheSession(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			t.Parallel()
+			// The command sees its own PID namespace: its child is found from here by
+			// a command line no other test uses.
+			seconds := fmt.Sprintf("%d", 30000+int(sig))
 			h := newHarness(t,
 				calls(fakemodel.ToolCall{ID: "b1", Name: "bash", Arguments: args(map[string]any{
-					"command": "sleep 300 & echo $! > child.pid; wait"})}),
+					"command": "sleep " + seconds + " & echo started > child.pid; wait"})}),
 				text("resumed fine"),
 			)
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -49,15 +52,16 @@ func TestSignalDuringBashKillsTheGroupAndKeepsTheSession(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			pid, err := strconv.Atoi(waitFile(t, filepath.Join(h.work, "child.pid")))
-			if err != nil {
-				t.Fatal(err)
+			waitFile(t, filepath.Join(h.work, "child.pid"))
+			pid := findProcess([]byte("sleep\x00" + seconds + "\x00"))
+			if pid == 0 {
+				t.Fatal("the bash call's child is not running")
 			}
 			start := time.Now()
 			if err := cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
-			err = cmd.Wait()
+			err := cmd.Wait()
 			if took := time.Since(start); took > 10*time.Second {
 				t.Fatalf("took %v to stop after %v", took, sig)
 			}
