@@ -299,6 +299,7 @@ func printAnswer(w io.Writer, a *query.Answer, fresh index.Freshness, ferr error
 
 func newGraphSQLCmd(repo *string) *cobra.Command {
 	var maxRows int
+	var maxBytes int64
 	var timeout time.Duration
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -311,36 +312,66 @@ func newGraphSQLCmd(repo *string) *cobra.Command {
 				return err
 			}
 			defer st.Close()
-			cols, rows, truncated, err := st.Query(cmd.Context(), args[0], maxRows, timeout)
+			if timeout <= 0 {
+				timeout = store.DefaultQueryTimeout
+			}
+			// The timeout covers the printing too: the answer is bounded in bytes,
+			// but a terminal that reads slowly must not hold the command past it.
+			deadline := time.Now().Add(timeout)
+			a, err := st.QueryAnswer(cmd.Context(), args[0], store.QueryLimits{MaxRows: maxRows, MaxBytes: maxBytes, Timeout: timeout})
 			if err != nil {
 				return &exitError{code: ExitError, err: err}
 			}
-			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				return enc.Encode(map[string]any{"columns": cols, "rows": rows, "truncated": truncated})
+			if err := printSQLAnswer(cmd.OutOrStdout(), a, asJSON, deadline); err != nil {
+				return &exitError{code: ExitError, err: err}
 			}
-			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, strings.Join(cols, "\t"))
-			for _, r := range rows {
-				cells := make([]string, len(r))
-				for i, v := range r {
-					cells[i] = fmt.Sprint(v)
-				}
-				fmt.Fprintln(tw, strings.Join(cells, "\t"))
-			}
-			if err := tw.Flush(); err != nil {
-				return err
-			}
-			if truncated {
-				fmt.Fprintf(cmd.ErrOrStderr(), "albert-code: only the first %d rows are shown (--max-rows)\n", len(rows))
+			switch a.CutBy {
+			case "rows":
+				fmt.Fprintf(cmd.ErrOrStderr(), "albert-code: the answer was cut at %d rows (--max-rows); %d bytes shown\n", len(a.Rows), a.Bytes)
+			case "bytes":
+				fmt.Fprintf(cmd.ErrOrStderr(), "albert-code: the answer was cut at %d bytes (--max-bytes), after %d rows\n", a.Bytes, len(a.Rows))
 			}
 			return nil
 		},
 	}
 	cmd.Flags().IntVar(&maxRows, "max-rows", store.DefaultMaxRows, "stop after this many rows")
-	cmd.Flags().DurationVar(&timeout, "timeout", store.DefaultQueryTimeout, "stop a query that runs longer")
+	cmd.Flags().Int64Var(&maxBytes, "max-bytes", store.DefaultMaxBytes, fmt.Sprintf("stop before the values shown pass this many bytes (at most %d)", store.MaxBytes))
+	cmd.Flags().DurationVar(&timeout, "timeout", store.DefaultQueryTimeout, "stop a query, and its printing, that runs longer")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
+}
+
+// printSQLAnswer writes a as JSON or as a table, and gives up past deadline.
+func printSQLAnswer(w io.Writer, a store.Answer, asJSON bool, deadline time.Time) error {
+	late := func() error {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("graph sql: printing the answer ran past the timeout (--timeout): ask for fewer rows or bytes")
+		}
+		return nil
+	}
+	if asJSON {
+		if err := late(); err != nil {
+			return err
+		}
+		return json.NewEncoder(w).Encode(map[string]any{"columns": a.Columns, "rows": a.Rows, "truncated": a.Truncated,
+			"cut_by": a.CutBy, "bytes": a.Bytes})
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(a.Columns, "\t"))
+	for _, r := range a.Rows {
+		if err := late(); err != nil {
+			return err
+		}
+		cells := make([]string, len(r))
+		for i, v := range r {
+			cells[i] = fmt.Sprint(v)
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
+	if err := late(); err != nil {
+		return err
+	}
+	return tw.Flush()
 }
 
 func newGraphSchemaCmd() *cobra.Command {

@@ -81,6 +81,12 @@ func TestGraphIndexQuerySQL(t *testing.T) {
 	if r = h.run("graph", "--repo", repo, "sql", "SELECT count(*) AS n FROM nodes WHERE kind = 'interface'"); r.code != ExitOK || !strings.Contains(r.stdout, "n") {
 		t.Fatalf("sql: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
+	// Rows of a megabyte without end: the byte cap cuts the answer and says where.
+	huge := "WITH RECURSIVE c(x, s) AS (SELECT 1, printf('%.*c', 1000000, 'x') UNION ALL SELECT x+1, s FROM c) SELECT x, s FROM c"
+	if r = h.run("graph", "--repo", repo, "sql", "--max-bytes", "2500000", huge); r.code != ExitOK ||
+		!strings.Contains(r.stderr, "cut at 2000016 bytes (--max-bytes), after 2 rows") || len(r.stdout) > 2100000 {
+		t.Fatalf("huge rows: exit %d, %d bytes out, stderr %s", r.code, len(r.stdout), r.stderr)
+	}
 	if r = h.run("graph", "--repo", repo, "sql", "ATTACH DATABASE 'x.db' AS x"); r.code == ExitOK || !strings.Contains(r.stderr, "read-only") {
 		t.Fatalf("hostile sql: exit %d stderr %s", r.code, r.stderr)
 	}

@@ -5,8 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"modernc.org/sqlite"
@@ -31,89 +33,208 @@ const (
 	maxValueBytes = 16 << 20
 )
 
-// Query runs one read-only SQL statement (SELECT, WITH or VALUES) and returns at
-// most maxRows rows (DefaultMaxRows when not positive); truncated says more existed.
-// It is meant for users and agents, so it trusts nothing in sqlText:
+// Byte caps of an answer: the sum of its values' sizes (a string's or a blob's
+// length, 8 for a number).
+const (
+	// DefaultMaxBytes: judgement, 40 times the peer's 100,000-character answer
+	// budget; more than a terminal or a model reads, little memory.
+	DefaultMaxBytes = 4 << 20
+	// MaxBytes bounds any byte cap a caller asks for (judgement).
+	MaxBytes = 256 << 20
+)
+
+// QueryLimits bound one query; a zero field takes its default.
+type QueryLimits struct {
+	MaxRows  int           // DefaultMaxRows, at most MaxRows
+	MaxBytes int64         // DefaultMaxBytes, at most MaxBytes
+	Timeout  time.Duration // DefaultQueryTimeout; covers every row's reading
+}
+
+// Answer is the result of QueryAnswer.
+type Answer struct {
+	Columns []string
+	Rows    [][]any
+	// Truncated says the statement had more rows than Rows holds; CutBy says
+	// which cap stopped the reading: "rows" or "bytes".
+	Truncated bool
+	CutBy     string
+	// Bytes is the size of Rows' values, as counted against the byte cap.
+	Bytes int64
+}
+
+// Query is QueryAnswer with a row cap and a timeout, and the default byte cap;
+// truncated says more rows existed, whichever cap stopped them.
+func (s *Store) Query(ctx context.Context, sqlText string, maxRows int, timeout time.Duration) (columns []string, rows [][]any, truncated bool, err error) {
+	a, err := s.QueryAnswer(ctx, sqlText, QueryLimits{MaxRows: maxRows, Timeout: timeout})
+	return a.Columns, a.Rows, a.Truncated, err
+}
+
+// QueryAnswer runs one read-only SQL statement (SELECT, WITH or VALUES) and returns
+// at most lim.MaxRows rows holding at most lim.MaxBytes bytes; Truncated says more
+// existed. It is meant for users and agents, so it trusts nothing in sqlText:
 //
 //   - it runs on the guarded connection (see roDriver): mode=ro, query_only, and
 //     an authorizer that refuses everything but reads and safe functions;
 //   - one statement only, with balanced parentheses, checked before SQLite sees it;
-//   - the statement is wrapped so that its first maxRows+1 rows are computed while
-//     the context can still interrupt SQLite (a later step cannot be interrupted),
-//     and the Go code stops reading at maxRows whatever the SQL says;
-//   - timeout (DefaultQueryTimeout when not positive) interrupts it.
+//   - the statement is wrapped in a LIMIT of MaxRows+1, applied by the engine (a
+//     string literal cannot fool it), and rows are read one at a time: the Go code
+//     stops at either cap whatever the SQL says, so memory stays near the byte cap
+//     (plus one row, at most maxValueBytes);
+//   - lim.Timeout covers the whole answer: the driver interrupts SQLite only while
+//     the first row is computed, so an interrupter of ours covers every later row.
 //
 // A refused statement returns an error wrapping ErrRefused that names what was
 // refused; one that ran out of time wraps ErrQueryTimeout.
-func (s *Store) Query(ctx context.Context, sqlText string, maxRows int, timeout time.Duration) (columns []string, rows [][]any, truncated bool, err error) {
+func (s *Store) QueryAnswer(ctx context.Context, sqlText string, lim QueryLimits) (Answer, error) {
 	stmt, err := checkStatement(sqlText)
 	if err != nil {
-		return nil, nil, false, fmt.Errorf("query: %w: %v", ErrRefused, err)
+		return Answer{}, fmt.Errorf("query: %w: %v", ErrRefused, err)
 	}
-	maxRows = clampLimit(maxRows, DefaultMaxRows, MaxRows)
+	maxRows := clampLimit(lim.MaxRows, DefaultMaxRows, MaxRows)
+	maxBytes := lim.MaxBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	maxBytes = min(maxBytes, MaxBytes)
+	timeout := lim.Timeout
 	if timeout <= 0 {
 		timeout = DefaultQueryTimeout
 	}
 	ro, err := s.readOnlyDB()
 	if err != nil {
-		return nil, nil, false, err
+		return Answer{}, err
 	}
 	qctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	conn, err := ro.Conn(qctx)
 	if err != nil {
-		return nil, nil, false, s.queryError(ctx, qctx, timeout, nil, err)
+		return Answer{}, s.queryError(ctx, qctx, timeout, nil, err)
 	}
 	defer conn.Close()
 	g := &guard{}
 	if err := installGuard(conn, g); err != nil {
-		return nil, nil, false, fmt.Errorf("query: %w", err)
+		return Answer{}, fmt.Errorf("query: %w", err)
 	}
 	// The connection returns to the pool with a fresh guard: no state of this query
 	// leaks into the next.
 	defer installGuard(conn, &guard{})
 	if _, err := sqlite.Limit(conn, sqlite3.SQLITE_LIMIT_LENGTH, maxValueBytes); err != nil {
-		return nil, nil, false, fmt.Errorf("query: %w", err)
+		return Answer{}, fmt.Errorf("query: %w", err)
+	}
+	interrupt, err := interrupter(conn)
+	if err != nil {
+		return Answer{}, fmt.Errorf("query: %w", err)
 	}
 
 	// Prepare the statement as written first: the authorizer judges it, and a
 	// syntax error is reported in the user's terms, not the wrapper's.
 	prep, err := conn.PrepareContext(qctx, stmt)
 	if err != nil {
-		return nil, nil, false, s.queryError(ctx, qctx, timeout, g, err)
+		return Answer{}, s.queryError(ctx, qctx, timeout, g, err)
 	}
 	prep.Close()
 
-	wrapped := `WITH "albert_code_rows" AS MATERIALIZED (SELECT * FROM (` + "\n" + stmt + "\n" +
-		`) LIMIT ` + strconv.Itoa(maxRows+1) + `) SELECT * FROM "albert_code_rows"`
+	wrapped := `SELECT * FROM (` + "\n" + stmt + "\n" + `) LIMIT ` + strconv.Itoa(maxRows+1)
 	r, err := conn.QueryContext(qctx, wrapped)
 	if err != nil {
-		return nil, nil, false, s.queryError(ctx, qctx, timeout, g, err)
+		return Answer{}, s.queryError(ctx, qctx, timeout, g, err)
 	}
 	defer r.Close()
-	columns, err = r.Columns()
-	if err != nil {
-		return nil, nil, false, s.queryError(ctx, qctx, timeout, g, err)
+	stopWatch := watchDeadline(qctx, interrupt)
+	defer stopWatch() // before r.Close: no interrupt may reach a later statement
+	a := Answer{}
+	if a.Columns, err = r.Columns(); err != nil {
+		return Answer{}, s.queryError(ctx, qctx, timeout, g, err)
 	}
 	for r.Next() {
-		if len(rows) == maxRows {
-			truncated = true
+		if len(a.Rows) == maxRows {
+			a.Truncated, a.CutBy = true, "rows"
 			break
 		}
-		vals := make([]any, len(columns))
-		ptrs := make([]any, len(columns))
+		vals := make([]any, len(a.Columns))
+		ptrs := make([]any, len(a.Columns))
 		for i := range vals {
 			ptrs[i] = &vals[i]
 		}
 		if err := r.Scan(ptrs...); err != nil {
-			return nil, nil, false, s.queryError(ctx, qctx, timeout, g, err)
+			return Answer{}, s.queryError(ctx, qctx, timeout, g, err)
 		}
-		rows = append(rows, vals)
+		size := rowBytes(vals)
+		if a.Bytes+size > maxBytes {
+			a.Truncated, a.CutBy = true, "bytes"
+			break
+		}
+		a.Rows = append(a.Rows, vals)
+		a.Bytes += size
 	}
 	if err := r.Err(); err != nil {
-		return nil, nil, false, s.queryError(ctx, qctx, timeout, g, err)
+		return Answer{}, s.queryError(ctx, qctx, timeout, g, err)
 	}
-	return columns, rows, truncated, nil
+	if qctx.Err() != nil {
+		return Answer{}, s.queryError(ctx, qctx, timeout, g, qctx.Err())
+	}
+	return a, nil
+}
+
+// rowBytes is what a row counts against the byte cap.
+func rowBytes(vals []any) int64 {
+	var n int64
+	for _, v := range vals {
+		switch x := v.(type) {
+		case nil:
+		case string:
+			n += int64(len(x))
+		case []byte:
+			n += int64(len(x))
+		default:
+			n += 8
+		}
+	}
+	return n
+}
+
+// interrupter returns a function that stops the statement running on conn, from
+// any goroutine: sqlite3_interrupt on the connection's handle. The driver keeps
+// the handle unexported; reflection reads it, and a driver without one is an
+// error here rather than a query whose time nothing bounds.
+func interrupter(conn *sql.Conn) (func(), error) {
+	var db uintptr
+	err := conn.Raw(func(dc any) error {
+		v := reflect.ValueOf(dc)
+		if v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Struct {
+			if f := v.Elem().FieldByName("db"); f.IsValid() && f.Kind() == reflect.Uintptr {
+				db = uintptr(f.Uint())
+			}
+		}
+		if db == 0 {
+			return fmt.Errorf("sqlite driver connection %T shows no handle to interrupt: refusing a query whose time could not be bounded", dc)
+		}
+		return nil
+	})
+	// sqlite3_interrupt is one atomic store on db and does not use its TLS
+	// argument (modernc.org/sqlite's own interrupt says so); TestQueryTimeout
+	// proves it still works.
+	return func() { sqlite3.Xsqlite3_interrupt(nil, db) }, err
+}
+
+// watchDeadline calls interrupt once ctx ends, until the returned stop is called;
+// after stop, interrupt is never called.
+func watchDeadline(ctx context.Context, interrupt func()) (stop func()) {
+	var mu sync.Mutex
+	stopped := false
+	cancel := context.AfterFunc(ctx, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !stopped {
+			interrupt()
+		}
+	})
+	return func() {
+		cancel()
+		mu.Lock()
+		stopped = true
+		mu.Unlock()
+	}
 }
 
 func installGuard(conn *sql.Conn, g *guard) error {

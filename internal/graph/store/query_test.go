@@ -17,7 +17,7 @@ import (
 
 // queryFixture is a store with 50 nodes in one file, in its own folder so a test
 // can assert that no file appeared next to it.
-func queryFixture(t *testing.T) (*Store, string) {
+func queryFixture(t testing.TB) (*Store, string) {
 	t.Helper()
 	dir := t.TempDir()
 	s, err := Open(filepath.Join(dir, "graph.db"))
@@ -33,7 +33,7 @@ func queryFixture(t *testing.T) (*Store, string) {
 	return s, dir
 }
 
-func dirEntries(t *testing.T, dir string) []string {
+func dirEntries(t testing.TB, dir string) []string {
 	t.Helper()
 	es, err := os.ReadDir(dir)
 	if err != nil {

@@ -33,7 +33,7 @@ func call(from, to, file string, line int) graph.Edge {
 		File: file, Line: line}
 }
 
-func replace(t *testing.T, s *Store, facts []graph.FileFacts, removed ...string) {
+func replace(t testing.TB, s *Store, facts []graph.FileFacts, removed ...string) {
 	t.Helper()
 	if err := s.ReplaceFiles(context.Background(), facts, removed); err != nil {
 		t.Fatalf("ReplaceFiles: %v", err)
