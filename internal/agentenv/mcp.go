@@ -56,7 +56,7 @@ func (m *mcpServers) acquire(e *Env) (release func()) {
 	if m.ready == nil && !m.closed {
 		ready := make(chan struct{})
 		m.ready = ready
-		opts := mcp.Options{WorkDir: e.WorkDir, LookupEnv: e.lookupEnv, Version: e.userAgent, Reserved: reservedNames(e)}
+		opts := mcp.Options{WorkDir: e.WorkDir, LookupEnv: e.lookupEnv, Version: e.userAgent, Reserved: reservedNames(e), Sandbox: e.Sandbox()}
 		go func() {
 			defer close(ready)
 			set := mcp.Start(context.Background(), e.Config.MCPServers, opts)

@@ -36,6 +36,11 @@ type MCPServer struct {
 	StartupTimeout, ToolTimeout time.Duration
 	// Disabled servers are not started (enabled = false).
 	Disabled bool
+	// Sandbox confines a stdio server: "" or "off" (the default: servers are
+	// programs the user chose, and many need the network and their own files),
+	// "read-only" or "workspace-write". Its environment is scrubbed of secrets
+	// in every mode; what Env sets is passed as written.
+	Sandbox string
 }
 
 // Default MCP timeouts, the original's (notes §2.9): a server that needs more than
@@ -62,6 +67,7 @@ type mcpServerLayer struct {
 	StartupTimeout *string            `toml:"startup_timeout"`
 	ToolTimeout    *string            `toml:"tool_timeout"`
 	Enabled        *bool              `toml:"enabled"`
+	Sandbox        *string            `toml:"sandbox"`
 }
 
 // validMCPServerName keeps names to what providers accept in a tool name prefix
@@ -154,6 +160,15 @@ func (c *Config) applyMCPServer(s *MCPServer, l mcpServerLayer, raw string, o or
 	if l.Enabled != nil {
 		s.Disabled = !*l.Enabled
 		rec("enabled")
+	}
+	if l.Sandbox != nil {
+		switch *l.Sandbox {
+		case "", "off", "read-only", "workspace-write":
+			s.Sandbox = *l.Sandbox
+			rec("sandbox")
+		default:
+			return fieldError(o, raw+".sandbox", raw+".sandbox", fmt.Sprintf("invalid sandbox mode %q", *l.Sandbox), "want off, read-only or workspace-write")
+		}
 	}
 	return nil
 }

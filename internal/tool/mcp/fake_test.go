@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -43,6 +44,10 @@ type countArgs struct{}
 
 type sleepArgs struct {
 	Seconds int `json:"seconds"`
+}
+
+type probeArgs struct {
+	Path string `json:"path"`
 }
 
 type exitArgs struct {
@@ -85,6 +90,14 @@ func runFakeServer() {
 	sdk.AddTool(s, &sdk.Tool{Name: "odd.name/with spaces", Description: "a name providers refuse"},
 		func(context.Context, *sdk.CallToolRequest, countArgs) (*sdk.CallToolResult, any, error) {
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "odd"}}}, nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "probe", Description: "its environment, and whether it can write a file"},
+		func(_ context.Context, _ *sdk.CallToolRequest, a probeArgs) (*sdk.CallToolResult, any, error) {
+			text := strings.Join(os.Environ(), "\n")
+			if err := os.WriteFile(a.Path, []byte("x"), 0o644); err != nil {
+				text += "\nwrite failed: " + err.Error()
+			}
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, nil, nil
 		})
 	if os.Getenv(fakeServerEnv) == "slow-start" {
 		time.Sleep(time.Minute)

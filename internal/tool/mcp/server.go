@@ -20,6 +20,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/etalab-ia/albert-code/internal/config"
+	"github.com/etalab-ia/albert-code/internal/sandbox"
 )
 
 // Server is the connection to one configured MCP server. It is safe for concurrent
@@ -62,6 +63,9 @@ type Options struct {
 	// Reserved are tool names already taken (the built-in tools): a server tool
 	// whose name would clash gets a hashed suffix instead.
 	Reserved map[string]bool
+	// Sandbox starts stdio servers: their environment scrubbed, their tree tied to
+	// the agent, and confined as the server's sandbox setting says.
+	Sandbox *sandbox.Sandbox
 }
 
 const defaultShutdownGrace = 2 * time.Second
@@ -103,7 +107,12 @@ func NewServer(cfg config.MCPServer, o Options) *Server {
 	for k, v := range cfg.Env {
 		env = append(env, k+"="+v)
 	}
-	s.stdio = &stdioTransport{server: cfg.Name, command: cfg.Command, args: cfg.Args, env: env, dir: dir, grace: grace}
+	mode := sandbox.Mode(cfg.Sandbox)
+	if mode == "" {
+		mode = sandbox.Off
+	}
+	s.stdio = &stdioTransport{server: cfg.Name, command: cfg.Command, args: cfg.Args, env: env, dir: dir, grace: grace,
+		sandbox: o.Sandbox, mode: mode, explicit: cfg.Env}
 	s.newTransport = func() sdk.Transport { return s.stdio }
 	return s
 }

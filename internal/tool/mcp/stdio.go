@@ -15,6 +15,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/etalab-ia/albert-code/internal/sandbox"
 )
 
 // stdioTransport starts a server as a child process and speaks newline-delimited
@@ -30,6 +32,11 @@ type stdioTransport struct {
 	// grace is how long a server may take to exit once its stdin is closed, and
 	// again after SIGTERM, before it is killed.
 	grace time.Duration
+	// sandbox and mode confine the server; explicit are the variables its
+	// configuration sets, kept although the scrub would drop them.
+	sandbox  *sandbox.Sandbox
+	mode     sandbox.Mode
+	explicit map[string]string
 
 	mu   sync.Mutex
 	proc *process // the latest process started
@@ -69,7 +76,16 @@ func (t *stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 		return nil, err
 	}
 	cmd.Stdout = outW
-	if err := cmd.Start(); err != nil {
+	release, err := t.sandbox.Prepare(ctx, t.mode, cmd)
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return nil, fmt.Errorf("start %s: %w", t.command, err)
+	}
+	cmd.Env = withExplicit(cmd.Env, t.explicit)
+	err = cmd.Start()
+	release()
+	if err != nil {
 		outR.Close()
 		outW.Close()
 		return nil, fmt.Errorf("start %s: %w", t.command, err)
@@ -254,4 +270,13 @@ func abbreviate(s string, n int) string {
 		return string(r[:n]) + "…"
 	}
 	return s
+}
+
+// withExplicit sets the variables a server's configuration names in env, after the
+// scrub: the user wrote them for this server.
+func withExplicit(env []string, explicit map[string]string) []string {
+	for k, v := range explicit {
+		env = append(env, k+"="+v)
+	}
+	return env
 }
