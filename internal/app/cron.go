@@ -222,7 +222,7 @@ func newServeCron(c serveconfig.Config, home string, backend adapter.Backend, ro
 	} else {
 		logger.Info("cron: notifications go through the Telegram bot of this process")
 	}
-	rn := runner.New(runner.Options{Timeout: c.Timeout, IdleTimeout: c.IdleTimeout})
+	rn := runner.New(runnerOptions(c))
 	sched, err := cron.New(cron.Options{
 		Jobs: f.Jobs, File: f.Path, Root: root, Locks: locks, HistoryDir: history, Logger: logger,
 		Agent: cron.AgentFunc(func(ctx context.Context, req adapter.Request) (adapter.Result, error) {

@@ -23,6 +23,7 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/agentenv"
 	"github.com/etalab-ia/albert-code/internal/config"
+	"github.com/etalab-ia/albert-code/internal/sandbox"
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
 	"github.com/etalab-ia/albert-code/internal/serve/api"
 	serveconfig "github.com/etalab-ia/albert-code/internal/serve/config"
@@ -123,7 +124,7 @@ func runServe(cmd *cobra.Command, src serveconfig.Source) error {
 	srv, err := api.New(api.Options{
 		Backend: backend, Store: store, Root: root, Tokens: c.API.Tokens, MaxBody: c.API.MaxBody,
 		Locks:  workspace.NewLocks(c.QueueBound),
-		Runner: runner.New(runner.Options{Timeout: c.Timeout, IdleTimeout: c.IdleTimeout}),
+		Runner: runner.New(runnerOptions(c)),
 		Logger: logger,
 	})
 	if err != nil {
@@ -167,7 +168,7 @@ func runServe(cmd *cobra.Command, src serveconfig.Source) error {
 		//   - the OpenAI-compatible endpoint, internal/serve/openai;
 		//   - the MCP server (/mcp, its own tokens), unless it has a port of its own.
 		mounts := []func(*http.ServeMux){
-			openai.New(openai.Options{Backend: backend, Runner: runner.New(runner.Options{Timeout: c.Timeout, IdleTimeout: c.IdleTimeout}), Root: root, Locks: srv.Locks(), Models: c.AvailableModels, Authorize: openai.AuthorizeWith(srv.Authorize), MaxBody: c.API.MaxBody, Timeout: c.Timeout, Logger: logger}).Mount,
+			openai.New(openai.Options{Backend: backend, Runner: runner.New(runnerOptions(c)), Root: root, Locks: srv.Locks(), Models: c.AvailableModels, Authorize: openai.AuthorizeWith(srv.Authorize), MaxBody: c.API.MaxBody, Timeout: c.Timeout, Logger: logger}).Mount,
 		}
 		if mcpSrv != nil && c.MCP.Port == 0 {
 			mounts = append(mounts, mcpSrv.Mount)
@@ -328,4 +329,10 @@ func serveUntilSignal(ctx context.Context, listeners []listener, limits api.Conn
 	}
 	logger.Info("albert-code serve: stopped")
 	return nil
+}
+
+// runnerOptions are the CLI runner's settings from serve's configuration.
+func runnerOptions(c serveconfig.Config) runner.Options {
+	return runner.Options{Timeout: c.Timeout, IdleTimeout: c.IdleTimeout,
+		Sandbox: sandbox.Mode(c.AdapterSandbox), Writable: c.AdapterWritable}
 }

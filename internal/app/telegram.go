@@ -48,7 +48,7 @@ func newServeTelegram(c serveconfig.Config, home string, backend adapter.Backend
 		return nil, usageError("%s: %v", c.Source("TELEGRAM_MODE_OVERRIDES"), err)
 	}
 	history := cronHistoryDir(c, home)
-	rn := runner.New(runner.Options{Timeout: c.Timeout, IdleTimeout: c.IdleTimeout})
+	rn := runner.New(runnerOptions(c))
 	models, efforts := c.AvailableModels, c.AvailableEfforts
 	if a, ok := backend.(adapter.Adapter); ok {
 		if len(models) == 0 {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -69,6 +70,11 @@ func wrap(cmd *exec.Cmd, rs []record) (func(), error) {
 		return nil, fmt.Errorf("sandbox: write the spec: %w", err)
 	}
 	path := cmd.Path
+	if cmd.Err == nil && strings.Contains(path, "/") {
+		// exec.Command looks up only bare names; a missing path would otherwise be
+		// reported by the launcher after the start, not by Start.
+		_, cmd.Err = exec.LookPath(path)
+	}
 	if cmd.Err != nil {
 		spec.Close()
 		return nil, cmd.Err

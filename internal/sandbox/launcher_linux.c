@@ -426,9 +426,13 @@ static void guard(const struct spec *s, int argc, char **argv, int statusfd, int
 		if (p[0].revents & POLLIN) {
 			struct signalfd_siginfo si;
 			while (read(sfd, &si, sizeof si) == sizeof si) {
-				if (si.ssi_signo != SIGCHLD && kill_at < 0) {
+				if (si.ssi_signo == SIGCHLD) continue;
+				if (kill_at < 0) {
 					signal_tree(getpid(), SIGTERM, 0);
 					kill_at = now_ms() + GRACE_MS;
+				} else {
+					// A second stop: the caller's own grace is over.
+					kill_at = now_ms();
 				}
 			}
 		}
@@ -459,6 +463,12 @@ static void launch(int argc, char **argv) {
 	int st[2];
 	if (pipe2(st, O_CLOEXEC) < 0) die("pipe");
 	int isolated = s.pid_ns && isolate_pids() == 0;
+	// A stop is the guardian's to carry out; the launcher waits for the status.
+	// Ignored before the fork, so a stop sent at once cannot end the launcher; the
+	// guardian installs its own handlers, which its command does not inherit.
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
 	pid_t g = fork();
 	if (g < 0) die("fork the guardian");
 	if (g == 0) {
@@ -467,10 +477,6 @@ static void launch(int argc, char **argv) {
 	}
 	close(st[1]);
 	if (lifefd >= 0) close(lifefd);
-	// A stop is the guardian's to carry out; the launcher waits for the status.
-	signal(SIGTERM, SIG_IGN);
-	signal(SIGINT, SIG_IGN);
-	signal(SIGHUP, SIG_IGN);
 	int status = 0;
 	ssize_t n;
 	do n = read(st[0], &status, sizeof status);

@@ -170,6 +170,24 @@ func (s *Sandbox) Prepare(ctx context.Context, mode Mode, cmd *exec.Cmd) (releas
 	return confine(cmd, s.backend, p)
 }
 
+// Confine readies cmd to run in mode as Prepare does, but leaves its environment as
+// it is: for a CLI agent that serve starts, which needs its provider key.
+func (s *Sandbox) Confine(mode Mode, cmd *exec.Cmd) (release func(), err error) {
+	if s == nil || s.cfg.Mode == Off || mode == Off || s.backend == "" {
+		return guardOnly(cmd)
+	}
+	tmp, err := s.TempDir()
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: make the private temporary directory: %w", err)
+	}
+	return confine(cmd, s.backend, s.policy(mode, tmp))
+}
+
+// Guard runs cmd under the guardian alone: not confined, but its whole tree,
+// including processes that leave its group, is stopped with it and dies with this
+// process.
+func Guard(cmd *exec.Cmd) (release func(), err error) { return guardOnly(cmd) }
+
 func (s *Sandbox) policy(mode Mode, tmp string) Policy {
 	net := s.cfg.Network == NetworkOn || s.cfg.Network == NetworkAuto && mode == WorkspaceWrite
 	return Policy{Mode: mode, WorkDir: s.cfg.WorkDir, TempDir: tmp, Writable: s.cfg.Writable,

@@ -51,6 +51,10 @@ type Config struct {
 	Adapter string
 	// AgentBinary overrides the program a CLI adapter runs.
 	AgentBinary string
+	// AdapterSandbox confines a CLI adapter's agent: "" (off), "read-only" or
+	// "workspace-write"; AdapterWritable are more folders it may write.
+	AdapterSandbox  string
+	AdapterWritable []string
 	// Workspace is the root every workspace name resolves under.
 	Workspace string
 	// AvailableModels is what /v1/models offers; empty means the adapter's own list.
@@ -149,4 +153,16 @@ func (ps Problems) Error() string {
 		lines[i] = "  " + p.String()
 	}
 	return fmt.Sprintf("serve configuration has %d problem(s):\n%s", len(ps), strings.Join(lines, "\n"))
+}
+
+func parseAdapterSandbox(c *Config, v string) error {
+	switch v = strings.ToLower(strings.TrimSpace(v)); v {
+	case "", "off":
+		c.AdapterSandbox = ""
+	case "read-only", "workspace-write":
+		c.AdapterSandbox = v
+	default:
+		return fmt.Errorf("want off, read-only or workspace-write, not %q", v)
+	}
+	return nil
 }

@@ -111,6 +111,20 @@ var Settings = []*Setting{
 		set:  setAdapter},
 	{Suffix: "AGENT_BINARY", Flag: "agent-binary", Original: true, Help: "the program a CLI adapter runs, instead of its usual name",
 		set: func(c *Config, v string) error { c.AgentBinary = v; return nil }},
+	{Suffix: "ADAPTER_SANDBOX", Flag: "adapter-sandbox", Default: "off",
+		Help: "OS sandbox of a CLI adapter's agent: off, read-only or workspace-write (writes to its workspace and ADAPTER_SANDBOX_WRITABLE only; network on)",
+		set:  parseAdapterSandbox},
+	{Suffix: "ADAPTER_SANDBOX_WRITABLE", Flag: "adapter-sandbox-writable",
+		Help: "folders a sandboxed CLI agent may write besides its workspace, comma separated (its own state: ~/.claude, $CODEX_HOME)",
+		set: func(c *Config, v string) error {
+			c.AdapterWritable = nil
+			for _, p := range strings.Split(v, ",") {
+				if p = strings.TrimSpace(p); p != "" {
+					c.AdapterWritable = append(c.AdapterWritable, p)
+				}
+			}
+			return nil
+		}},
 	{Suffix: "WORKSPACE", Flag: "workspace", Original: true, Legacy: []string{"AICODE_WORKSPACE"}, Default: DefaultWorkspace,
 		Help: "root folder of the workspaces",
 		set:  func(c *Config, v string) error { c.Workspace = v; return nil }},

@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"time"
 
+	"github.com/etalab-ia/albert-code/internal/sandbox"
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
 	"github.com/etalab-ia/albert-code/internal/serve/supervisor"
 	"github.com/etalab-ia/albert-code/internal/serve/workspace"
@@ -42,6 +44,11 @@ type Options struct {
 	BaseEnv []string
 	// TempParent holds each run's private TempDir; empty means the system's.
 	TempParent string
+	// Sandbox confines CLI agents: "" or sandbox.Off runs them under the guardian
+	// alone (their tree still stops with the run and dies with serve). Writable
+	// are folders they may write besides their workspace (their own state).
+	Sandbox  sandbox.Mode
+	Writable []string
 }
 
 // Runner runs requests with one set of options.
@@ -128,6 +135,14 @@ func (r *Runner) runProcess(ctx context.Context, a adapter.Adapter, req adapter.
 				}
 			}
 		},
+	}
+	if mode := r.opts.Sandbox; mode != "" && mode != sandbox.Off {
+		sb := sandbox.New(sandbox.Config{Mode: sandbox.WorkspaceWrite, WorkDir: req.Workspace, Writable: r.opts.Writable, Network: sandbox.NetworkOn})
+		defer sb.Close()
+		if st := sb.Status(); !st.Active {
+			return adapter.Result{}, fmt.Errorf("the CLI agent is to run in the %s sandbox, but %s", mode, st.Reason)
+		}
+		spec.Confine = func(cmd *exec.Cmd) (func(), error) { return sb.Confine(mode, cmd) }
 	}
 	out, err := supervisor.Run(ctx, spec)
 	if err != nil {

@@ -11,6 +11,10 @@ import (
 // cancel returns within a few tens of milliseconds, rare enough to cost nothing.
 const groupPoll = 10 * time.Millisecond
 
+// guardianKill is how long the guardian gets to kill the tree after the second
+// SIGTERM; it needs one pass over /proc.
+const guardianKill = 100 * time.Millisecond
+
 // killWait bounds the wait after SIGKILL; the kernel delivers it at once, so only a
 // process stuck in uninterruptible sleep (a dead NFS mount) can outlast it.
 const killWait = 5 * time.Second
@@ -25,6 +29,13 @@ func stopGroup(pgid int, grace time.Duration, leaderDone <-chan struct{}) (kille
 	}
 	if waitGone(pgid, grace, leaderDone) {
 		return false, nil
+	}
+	// A second SIGTERM makes the sandbox's guardian kill the whole tree at once,
+	// processes that left the group included, before the group's own SIGKILL
+	// takes the guardian too.
+	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	if waitGone(pgid, guardianKill, leaderDone) {
+		return true, nil
 	}
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
 	if waitGone(pgid, killWait, leaderDone) {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/proctrack"
+	"github.com/etalab-ia/albert-code/internal/sandbox"
 )
 
 // drainWait bounds how long the readers may take once the group is gone. Only a
@@ -197,7 +198,16 @@ func startProcess(spec Spec) (*process, error) {
 		cmd.Stdin = inR
 	}
 
-	if err := cmd.Start(); err != nil {
+	confine := spec.Confine
+	if confine == nil {
+		confine = sandbox.Guard
+	}
+	release, err := confine(cmd)
+	if err == nil {
+		err = cmd.Start()
+		release()
+	}
+	if err != nil {
 		closeAll()
 		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
 			err = fmt.Errorf("%w: %w", ErrNotFound, err)

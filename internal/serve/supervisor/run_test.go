@@ -238,3 +238,39 @@ func isZombie(pid int) bool {
 	i := bytes.LastIndexByte(stat, ')')
 	return i >= 0 && len(stat) > i+2 && (stat[i+2] == 'Z' || stat[i+2] == 'X')
 }
+
+// TestCancelReachesProcessesThatLeftTheGroup: a CLI agent that starts its tools in
+// a session of their own (codex does) still loses them on a stop: the guardian
+// finds them through the tree, not the group.
+func TestCancelReachesProcessesThatLeftTheGroup(t *testing.T) {
+	t.Parallel()
+	pidFile := filepath.Join(t.TempDir(), "grandchild")
+	ready := make(chan struct{})
+	var once sync.Once
+	ctx, cancel := context.WithCancel(bounded(t))
+	defer cancel()
+	go func() { <-ready; cancel() }()
+	_, err := Run(ctx, Spec{
+		Argv:         sh(`setsid sleep 300 & echo $! > "$1"; echo ready; wait`, pidFile),
+		Grace:        time.Second,
+		OnStdoutLine: func([]byte) { once.Do(func() { close(ready) }) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		data, _ := os.ReadFile(pidFile)
+		pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+		if pid > 0 && (syscall.Kill(pid, 0) != nil || isZombie(pid)) {
+			return
+		}
+		if time.Now().After(deadline) {
+			if pid > 0 {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+			t.Fatalf("the setsid grandchild %d outlived the cancel", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -8,6 +8,7 @@ package supervisor
 import (
 	"errors"
 	"io"
+	"os/exec"
 	"time"
 )
 
@@ -39,6 +40,10 @@ type Spec struct {
 	Timeout, IdleTimeout time.Duration
 	// Grace is how long the group has between SIGTERM and SIGKILL; zero means DefaultGrace.
 	Grace time.Duration
+	// Confine readies the command, built but not started, to run in an OS sandbox
+	// (sandbox.Sandbox.Confine); nil runs it under the sandbox's guardian alone, so
+	// a stop and serve's death reach every process it started.
+	Confine func(cmd *exec.Cmd) (release func(), err error)
 }
 
 // Defaults chosen by judgement: an agent's NDJSON for a long session is a few MB, and

@@ -30,8 +30,8 @@ func TestTheGroupIsReportedToTheRunsSink(t *testing.T) {
 	t.Parallel()
 	log := &groupLog{}
 	ctx := proctrack.WithSink(bounded(t), log)
-	// The agent prints its PID, which is its group's ID, and leaves a straggler.
-	res, err := Run(ctx, Spec{Argv: sh(`echo $$; sleep 30 &`)})
+	// The agent prints its group's ID (its guardian's PID) and leaves a straggler.
+	res, err := Run(ctx, Spec{Argv: sh(`cut -d' ' -f5 /proc/$$/stat; sleep 30 &`)})
 	if err != nil {
 		t.Fatal(err)
 	}
