@@ -66,10 +66,16 @@ func (s Schedule) Next(t time.Time) time.Time {
 // inSkippedHour returns the first tick after t and before n whose wall time the
 // clock skipped at a forward jump, read in the offset before the jump; or zero.
 func (s Schedule) inSkippedHour(t, n time.Time) time.Time {
-	for cur := t; ; {
+	for cur := t; cur.Before(n); {
 		_, end := cur.ZoneBounds()
-		if end.IsZero() || n.IsZero() || !end.Before(n) {
+		if end.IsZero() || !end.Before(n) {
 			return time.Time{}
+		}
+		if !end.After(cur) {
+			// Past a zone's table (2037 for most), Go's ZoneBounds ends a leap year's
+			// last day before it (Paris, 2040-12-31): step on, or this never ends.
+			cur = cur.Add(time.Hour)
+			continue
 		}
 		_, before := end.Add(-time.Second).Zone()
 		_, after := end.Zone()
@@ -82,6 +88,7 @@ func (s Schedule) inSkippedHour(t, n time.Time) time.Time {
 		}
 		cur = end
 	}
+	return time.Time{}
 }
 
 func sameWallClock(a, b time.Time) bool {

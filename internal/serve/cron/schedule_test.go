@@ -99,3 +99,36 @@ func TestScheduleRefusesAZoneInTheSpec(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// Past 2037 Go extends a zone by its rule, and its ZoneBounds ends the last day of
+// a leap year before that day: the skipped-hour search looped forever there.
+func TestScheduleNextPastTheZoneTable(t *testing.T) {
+	t.Parallel()
+	paris, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		spec       string
+		from, want time.Time
+	}{
+		{"0 0 29 2 *", time.Date(2040, 2, 29, 0, 0, 0, 0, paris), time.Date(2044, 2, 29, 0, 0, 0, 0, paris)},
+		{"0 9 * * *", time.Date(2040, 12, 31, 10, 0, 0, 0, paris), time.Date(2041, 1, 1, 9, 0, 0, 0, paris)},
+	}
+	for _, c := range cases {
+		s, err := ParseSchedule(c.spec, paris, c.from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		next := make(chan time.Time, 1)
+		go func() { next <- s.Next(c.from) }()
+		select {
+		case got := <-next:
+			if !got.Equal(c.want) {
+				t.Errorf("%s after %v: next = %v, want %v", c.spec, c.from, got, c.want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s after %v: Next did not return", c.spec, c.from)
+		}
+	}
+}
