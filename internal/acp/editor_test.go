@@ -15,14 +15,15 @@ import (
 var editorCaps = sdk.ClientCapabilities{Fs: sdk.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true}, Terminal: true}
 
 // With the editor's fs and terminal capabilities, read and edit go through its
-// buffers and bash through its terminals; the disk is left alone.
+// buffers and bash, with the sandbox off, through its terminals; the disk is left
+// alone.
 func TestToolsGoThroughTheEditorWhenItOffers(t *testing.T) {
 	f, out := start(t, fakemodel.Script{Turns: []fakemodel.Turn{
 		{ToolCalls: []fakemodel.ToolCall{{ID: "r1", Name: "read", Arguments: `{"path":"main.go"}`}}},
 		{ToolCalls: []fakemodel.ToolCall{{ID: "e1", Name: "edit", Arguments: `{"path":"main.go","old_string":"beta","new_string":"gamma"}`}}},
 		{ToolCalls: []fakemodel.ToolCall{{ID: "b1", Name: "bash", Arguments: `{"command":"go test ./..."}`}}},
 		{Text: []string{"done"}},
-	}}, nil)
+	}}, map[string]string{"ALBERT_CODE_SANDBOX": "off"})
 	main := filepath.Join(f.work, "main.go")
 	if err := os.WriteFile(main, []byte("saved on disk\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -100,5 +101,27 @@ func TestNumberLinesFollowsTheReadToolsFormat(t *testing.T) {
 	}
 	if res := numberLines("a\n", "x.txt", 5, 0); !res.IsError {
 		t.Errorf("an offset past the end: %+v", res)
+	}
+}
+
+// With the sandbox on, bash stays the built-in, confined one even when the editor
+// offers terminals: the editor's terminal would run the command out of its reach.
+func TestSandboxedBashStaysOutOfTheEditorsTerminal(t *testing.T) {
+	f, out := start(t, fakemodel.Script{Turns: []fakemodel.Turn{
+		{ToolCalls: []fakemodel.ToolCall{{ID: "b1", Name: "bash", Arguments: `{"command":"echo from-our-sandbox"}`}}},
+		{Text: []string{"done"}},
+	}}, nil)
+	c := &client{answers: []string{optAllowOnce}, files: map[string]string{}}
+	conn := f.connect(out, c, editorCaps)
+	sess := f.newSession(conn)
+	resp, err := conn.Prompt(ctxFor(t), prompt(sess.SessionId, "run it"))
+	if err != nil || resp.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("prompt: %+v, %v", resp, err)
+	}
+	if len(c.commands) != 0 {
+		t.Errorf("the editor's terminal ran %q", c.commands)
+	}
+	if reqs := f.srv.Requests(); !strings.Contains(reqs[1].Body, "from-our-sandbox") {
+		t.Errorf("the command's output did not reach the model: %s", reqs[1].Body)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/etalab-ia/albert-code/internal/textdiff"
+	"github.com/etalab-ia/albert-code/internal/sandbox"
 	"github.com/etalab-ia/albert-code/internal/tool"
 	"github.com/etalab-ia/albert-code/internal/tool/builtin"
 )
@@ -29,7 +30,10 @@ func (ss *session) editorTools(caps sdk.ClientCapabilities) []tool.Tool {
 	if caps.Fs.ReadTextFile && caps.Fs.WriteTextFile {
 		out = append(out, ss.editorWrite(builtin.Write(env).Info()), ss.editorEdit(builtin.Edit(env).Info()))
 	}
-	if caps.Terminal {
+	// The editor's terminal runs commands as the editor's own processes, out of
+	// reach of the OS sandbox: with the sandbox on, bash stays the built-in one,
+	// confined, and its output still streams to the editor as the call's content.
+	if caps.Terminal && ss.env.Sandbox().Status().Mode == sandbox.Off {
 		out = append(out, ss.editorBash(builtin.Bash(env).Info()))
 	}
 	return out

@@ -127,7 +127,7 @@ func (e *Env) NewRun(o RunOptions) (*Run, error) {
 	}
 	system := o.SystemPrompt
 	if system == "" {
-		system, _ = prompt.Build(prompt.Input{WorkDir: e.WorkDir, Trusted: e.Trusted, Model: m.Name,
+		system, _ = prompt.Build(prompt.Input{Sandbox: e.sandboxPrompt(), WorkDir: e.WorkDir, Trusted: e.Trusted, Model: m.Name,
 			Profile: e.Profile.Name, ProfileAddition: e.Profile.SystemPrompt, Now: time.Now(), Skills: e.promptSkills(reg)})
 	}
 	if s := strings.TrimSpace(o.AppendSystemPrompt); s != "" {

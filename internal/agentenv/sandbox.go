@@ -9,14 +9,21 @@ import (
 	"github.com/etalab-ia/albert-code/internal/permission"
 	"github.com/etalab-ia/albert-code/internal/permission/shellcmd"
 	"github.com/etalab-ia/albert-code/internal/profile"
+	"github.com/etalab-ia/albert-code/internal/prompt"
 	"github.com/etalab-ia/albert-code/internal/sandbox"
 	"github.com/etalab-ia/albert-code/internal/sensitive"
 	"github.com/etalab-ia/albert-code/internal/tool"
 )
 
 // newSandbox builds the sandbox of one workspace from [sandbox].
-func newSandbox(workDir string, c *config.Config) *sandbox.Sandbox {
-	home, _ := os.UserHomeDir()
+func newSandbox(workDir string, c *config.Config, lookup func(string) (string, bool)) *sandbox.Sandbox {
+	home, ok := "", false
+	if lookup != nil {
+		home, ok = lookup("HOME")
+	}
+	if !ok || home == "" {
+		home, _ = os.UserHomeDir()
+	}
 	mode := sandbox.WorkspaceWrite // the ceiling: each call's mode decides below it
 	if c.Sandbox.Mode == "off" {
 		mode = sandbox.Off
@@ -37,7 +44,7 @@ func newSandbox(workDir string, c *config.Config) *sandbox.Sandbox {
 
 // Sandbox returns the workspace's sandbox, shared by the Env's copies.
 func (e *Env) Sandbox() *sandbox.Sandbox {
-	e.sb.once.Do(func() { e.sb.s = newSandbox(e.WorkDir, e.Config) })
+	e.sb.once.Do(func() { e.sb.s = newSandbox(e.WorkDir, e.Config, e.lookupEnv) })
 	return e.sb.s
 }
 
@@ -79,4 +86,15 @@ func failClosed(classify func(json.RawMessage) (permission.Verdict, bool), st sa
 		}
 		return v, ok
 	}
+}
+
+// sandboxPrompt is what the system prompt says of the sandbox.
+func (e *Env) sandboxPrompt() string {
+	switch st := e.Sandbox().Status(); {
+	case st.Mode == sandbox.Off:
+		return prompt.SandboxOff
+	case !st.Active:
+		return prompt.SandboxMissing
+	}
+	return prompt.SandboxOn
 }

@@ -63,7 +63,8 @@ func TestProjectSkillsNeedATrustedFolder(t *testing.T) {
 
 func TestHooksRunAroundTheAgentsCalls(t *testing.T) {
 	dir := t.TempDir()
-	turnLog := filepath.Join(dir, "turn.json")
+	// Hooks run in the sandbox, which lets them write the workspace, where they
+	// run, and not elsewhere.
 	guard := filepath.Join(dir, "guard.sh")
 	writeFile(t, guard, "#!/bin/sh\ncat >/dev/null\necho '{\"decision\":\"deny\",\"reason\":\"skills are off today\"}'\n")
 	x := newExtEnv(t, `[[hooks.before_tool]]
@@ -71,7 +72,7 @@ command = "`+guard+`"
 tools = ["skill"]
 
 [[hooks.after_turn]]
-command = "cat > `+turnLog+`"
+command = "cat > turn.json"
 `, fakemodel.Script{Turns: []fakemodel.Turn{
 		{ToolCalls: []fakemodel.ToolCall{{Name: "skill", Arguments: `{"name":"code-review"}`}}},
 		{Text: []string{"fine"}},
@@ -86,7 +87,7 @@ command = "cat > `+turnLog+`"
 	if got := toolResult(t, x.srv.Requests()[1].Body); got != "a hook refused this call: skills are off today" {
 		t.Errorf("tool result = %q", got)
 	}
-	data := readFile(t, turnLog)
+	data := readFile(t, filepath.Join(x.work, "turn.json"))
 	if !strings.Contains(data, `"event":"after_turn"`) || !strings.Contains(data, `"stop_reason":"end_turn","text":"fine"`) ||
 		!strings.Contains(data, `"session_id":"`+run.SessionID+`"`) {
 		t.Errorf("after_turn hook read %s", data)

@@ -50,7 +50,7 @@ func (s *subAgents) RunSubAgent(ctx context.Context, req builtin.SubAgentRequest
 		return "", err
 	}
 	reg = reg.Filter(func(i tool.Info) bool { return i.Name != "task" })
-	system, _ := prompt.Build(prompt.Input{WorkDir: s.env.WorkDir, Trusted: s.env.Trusted, Model: s.model.Name,
+	system, _ := prompt.Build(prompt.Input{Sandbox: s.env.sandboxPrompt(), WorkDir: s.env.WorkDir, Trusted: s.env.Trusted, Model: s.model.Name,
 		Profile: prof.Name, ProfileAddition: prof.SystemPrompt, Now: time.Now()})
 	opts := agent.Options{
 		Provider: s.provider, Model: s.model, Tools: reg, Policy: s.env.Policy(prof),

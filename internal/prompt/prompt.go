@@ -38,13 +38,31 @@ type Input struct {
 	Now             time.Time
 	// Skills are listed for the skill tool to load on demand.
 	Skills []Skill
+	// Sandbox says how commands are confined: SandboxOn, SandboxOff or
+	// SandboxMissing; empty means SandboxOff, the safe thing to tell a model.
+	Sandbox string
 }
+
+// What the model is told about the OS sandbox, so that it reads a refusal right.
+const (
+	SandboxOn = "- Commands run in an OS sandbox. Commands that only read run read-only, without network; " +
+		"approved commands may write the workspace and $TMPDIR only. Your secrets (~/.ssh, ~/.albert-code, " +
+		"cloud credentials) are unreadable, and .git/config, .git/hooks and this tool's configuration files stay " +
+		"read-only. A \"Permission denied\" or \"Read-only file system\" outside those places is the sandbox: " +
+		"tell the user what you needed instead of working around it."
+	SandboxOff     = "- Your tools are not sandboxed: commands run with the user's rights. Be careful with destructive commands."
+	SandboxMissing = "- No OS sandbox is available here: every command asks the user first and then runs with their rights. Be careful with destructive commands."
+)
 
 // Build returns the system prompt and the path of the project instructions it
 // included, if any.
 func Build(in Input) (string, string) {
 	var b strings.Builder
-	b.WriteString(strings.TrimSpace(base))
+	sb := in.Sandbox
+	if sb == "" {
+		sb = SandboxOff
+	}
+	b.WriteString(strings.Replace(strings.TrimSpace(base), "{{sandbox}}", sb, 1))
 	b.WriteString("\n\n# Environment\n")
 	fmt.Fprintf(&b, "- Working directory: %s\n", in.WorkDir)
 	fmt.Fprintf(&b, "- Platform: %s/%s\n", runtime.GOOS, runtime.GOARCH)

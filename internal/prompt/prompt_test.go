@@ -42,3 +42,12 @@ func TestProjectDocIsCapped(t *testing.T) {
 		t.Fatalf("doc of %d bytes, tail %q", len(doc), doc[len(doc)-30:])
 	}
 }
+
+func TestPromptSaysHowCommandsAreConfined(t *testing.T) {
+	for sb, want := range map[string]string{SandboxOn: "OS sandbox", SandboxOff: "not sandboxed", "": "not sandboxed", SandboxMissing: "every command asks"} {
+		got, _ := Build(Input{WorkDir: t.TempDir(), Sandbox: sb})
+		if !strings.Contains(got, want) || strings.Contains(got, "{{sandbox}}") {
+			t.Errorf("Sandbox %q: the prompt does not say %q:\n%s", sb, want, got)
+		}
+	}
+}
