@@ -268,3 +268,25 @@ func findProcess(cmdline []byte) int {
 	}
 	return 0
 }
+
+// TestSandboxOffIsAnnounced: turning the sandbox off is said where the user reads
+// it, and commands then really run unconfined.
+func TestSandboxOffIsAnnounced(t *testing.T) {
+	t.Parallel()
+	h := hostile(t)
+	outside := filepath.Join(filepath.Dir(h.work), "written-unconfined")
+	h.srv = fakemodel.NewTest(t, fakemodel.Script{Turns: []fakemodel.Turn{calls(bashCall("o1", "echo x > "+outside)), text("done")}})
+	r := h.run("-p", "--trust", "--agent", "auto-approve", "--sandbox", "off", "write")
+	if r.code != ExitOK {
+		t.Fatalf("exit %d stderr %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "sandbox is off") {
+		t.Errorf("stderr does not announce the sandbox is off: %s", r.stderr)
+	}
+	if _, err := os.Stat(outside); err != nil {
+		t.Errorf("with the sandbox off the command did not run unconfined: %v", err)
+	}
+	if bad := h.run("-p", "--sandbox", "sometimes", "x"); bad.code != ExitUsage || !strings.Contains(bad.stderr, "--sandbox") {
+		t.Errorf("a bad --sandbox value: exit %d stderr %s", bad.code, bad.stderr)
+	}
+}

@@ -50,6 +50,17 @@ func Show(w io.Writer, c *Config) error {
 	s.table("bash")
 	s.kv("timeout", "bash.timeout", c.Bash.Timeout.String())
 	s.kv("max_output_bytes", "bash.max_output_bytes", c.Bash.MaxOutputBytes)
+	s.table("sandbox")
+	mode := c.Sandbox.Mode
+	if mode == "" {
+		mode = "on"
+	}
+	s.kv("mode", "sandbox.mode", mode)
+	s.kv("backend", "sandbox.backend", c.Sandbox.Backend)
+	s.kv("network", "sandbox.network", c.Sandbox.Network)
+	s.kv("writable", "sandbox.writable", c.Sandbox.Writable)
+	s.kv("deny_read", "sandbox.deny_read", c.Sandbox.DenyRead)
+	s.kv("env_passthrough", "sandbox.env_passthrough", c.Sandbox.EnvPassthrough)
 
 	for _, p := range c.Providers {
 		s.printf("\n[[providers]]\n")

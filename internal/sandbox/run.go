@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 
 	"github.com/etalab-ia/albert-code/internal/sensitive"
@@ -204,3 +205,31 @@ func orEnviron(env []string) []string {
 // ExitSetup is the launcher's exit status when the sandbox could not be set up and
 // the command did not run (launcher_linux.c's EXIT_SETUP).
 const ExitSetup = 125
+
+// refusals are what programs print when the sandbox refused them something.
+var refusals = []string{"Permission denied", "Read-only file system", "Operation not permitted", "Network is unreachable"}
+
+// Explain returns a note for a command's output that shows a refusal the sandbox
+// may have caused, saying what the mode allows and how the user widens it; "" when
+// the output shows none or nothing was confined.
+func (s *Sandbox) Explain(mode Mode, output string) string {
+	if s == nil || s.cfg.Mode == Off || mode == Off || s.backend == "" {
+		return ""
+	}
+	found := false
+	for _, r := range refusals {
+		found = found || strings.Contains(output, r)
+	}
+	if !found {
+		return ""
+	}
+	switch mode {
+	case ReadOnly:
+		return "[sandbox] this command ran read-only, without network, because it looked read-only; " +
+			"a command that must write or connect is asked about and then runs in workspace-write."
+	default:
+		return "[sandbox] this command ran in workspace-write: it may write the workspace and $TMPDIR only, and " +
+			"never .git/config, .git/hooks or this tool's configuration. If it needs another folder (a build cache), " +
+			"the user can add it to [sandbox] writable in their global config."
+	}
+}

@@ -360,3 +360,22 @@ func TestWatchControlRemovesCreatedControlFiles(t *testing.T) {
 		t.Fatal("the off sandbox removed something")
 	}
 }
+
+func TestExplainNamesTheModeAndTheWayOut(t *testing.T) {
+	s := New(Config{Mode: WorkspaceWrite, WorkDir: t.TempDir()})
+	if !s.Status().Active {
+		t.Fatal("no sandbox here")
+	}
+	if n := s.Explain(WorkspaceWrite, "mkdir: cannot create directory '/root/.cache/go-build': Permission denied"); !strings.Contains(n, "[sandbox] writable") {
+		t.Errorf("workspace-write note: %q", n)
+	}
+	if n := s.Explain(ReadOnly, "touch: cannot touch 'x': Permission denied"); !strings.Contains(n, "read-only") {
+		t.Errorf("read-only note: %q", n)
+	}
+	if n := s.Explain(WorkspaceWrite, "all good"); n != "" {
+		t.Errorf("a note without a refusal: %q", n)
+	}
+	if n := New(Config{Mode: Off}).Explain(WorkspaceWrite, "Permission denied"); n != "" {
+		t.Errorf("a note with the sandbox off: %q", n)
+	}
+}

@@ -147,6 +147,9 @@ func RunShell(ctx context.Context, env Env, command string, timeout time.Duratio
 	if r.Output == "" {
 		r.Output = "(no output)"
 	}
+	if note := env.Sandbox.Explain(mode, r.Output); note != "" {
+		r.Output += "\n\n" + note
+	}
 	if removed := checkControl(); len(removed) > 0 {
 		r.Output += fmt.Sprintf("\n\n[sandbox] the command created %s, which configure later runs; %s removed. "+
 			"Create such files with the write tool, which asks the user.", strings.Join(removed, ", "), pluralIt(len(removed)))
