@@ -1,8 +1,10 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -100,13 +102,23 @@ func TestServeKillsWhatACrashedRunLeftRunning(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = syscall.Kill(-pgid, syscall.SIGKILL) }) // whatever the outcome
+	// The sandbox's guardian kills the agent's tree when serve dies; the run store
+	// is for when the guardian died too (the OOM killer, a kill -9 of the lot).
+	// Kill it first, then serve.
+	guardians := sandboxLaunchers(pgid)
+	if len(guardians) == 0 {
+		t.Fatal("the CLI agent does not run under the sandbox's guardian")
+	}
+	for _, g := range guardians {
+		_ = syscall.Kill(g, syscall.SIGKILL)
+	}
 	if err := first.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	<-exited1
 	time.Sleep(200 * time.Millisecond) // time enough for anything tied to serve's death
 	if !running(sleep) {
-		t.Fatal("the sleep died with serve: this test no longer shows the restart's kill")
+		t.Fatal("the sleep died with serve and its guardian: this test no longer shows the restart's kill")
 	}
 
 	second, stderr2, exited2, base := serve()
@@ -126,4 +138,21 @@ func TestServeKillsWhatACrashedRunLeftRunning(t *testing.T) {
 		t.Errorf("the crashed run after the restart: %v", res)
 	}
 	stopServe(t, second, exited2, stderr2, 40*time.Second)
+}
+
+// sandboxLaunchers are the sandbox's launcher and guardian processes in group pgid.
+func sandboxLaunchers(pgid int) []int {
+	var out []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		if g, err := syscall.Getpgid(pid); err == nil && g == pgid && bytes.Contains(cmdline, []byte("__albert-code-sandbox")) {
+			out = append(out, pid)
+		}
+	}
+	return out
 }
