@@ -18,6 +18,11 @@ var workspaceHeaders = []string{"X-Albert-Code-Workspace", "X-Aicodebox-Workspac
 // fresh session each time (the client sends the whole history), in the workspace
 // the request names or a throw-away one.
 func (h *Handler) serveCLI(w http.ResponseWriter, r *http.Request, a adapter.Adapter, c *chat, ans *answer) {
+	if name, _, ok := hdrContinue.value(r); ok && c.hdr.continued && !hasWorkspaceHeader(r) {
+		h.fail(w, r, badRequest(name, "%s: a session to continue lives in a workspace, and without %s each request runs in a throw-away folder: send %s too (or %s with a session id)",
+			name, workspaceHeaders[0], workspaceHeaders[0], hdrResume.names[0]))
+		return
+	}
 	ws, done, aerr := h.workspaceOf(r)
 	if aerr != nil {
 		h.fail(w, r, aerr)
@@ -31,8 +36,11 @@ func (h *Handler) serveCLI(w http.ResponseWriter, r *http.Request, a adapter.Ada
 	}
 	defer release()
 
-	base := adapter.Request{Workspace: ws, Model: c.model, Thinking: c.req.ReasoningEffort, Prompt: promptOf(c)}
-	if c.toolsActive() {
+	base := requestOf(c, ws)
+	base.Prompt = promptOf(c)
+	if c.hdr.noTools != nil {
+		base.NoTools = *c.hdr.noTools
+	} else if c.toolsActive() {
 		// The client's tools stand in for the agent's own, as in the original;
 		// an agent that cannot turn its tools off keeps them.
 		withoutTools := base
@@ -40,7 +48,8 @@ func (h *Handler) serveCLI(w http.ResponseWriter, r *http.Request, a adapter.Ada
 		if adapter.Validate(a, &withoutTools) == nil {
 			base = withoutTools
 		}
-	} else if c.schema != nil {
+	}
+	if !c.toolsActive() && c.schema != nil {
 		base.JSONSchema = c.schema.JSON() // agents that enforce schemas get it
 	}
 	if !c.toolsActive() && c.schema == nil {
@@ -48,6 +57,23 @@ func (h *Handler) serveCLI(w http.ResponseWriter, r *http.Request, a adapter.Ada
 		return
 	}
 	h.deliver(w, r, c, ans, h.cliEmulated(r.Context(), a, c, base))
+}
+
+// requestOf is the run a request asks for, before its prompt: the model, the
+// reasoning effort and the run headers.
+func requestOf(c *chat, ws string) adapter.Request {
+	return adapter.Request{Workspace: ws, Model: c.model, Thinking: c.req.ReasoningEffort,
+		ExtraArgs: c.hdr.extraArgs, ToolsAllowlist: c.hdr.allowlist, Resume: c.hdr.resume, Continue: c.hdr.continued,
+		AppendSystemPrompt: c.hdr.appendSystem, Timeout: c.hdr.timeout}
+}
+
+func hasWorkspaceHeader(r *http.Request) bool {
+	for _, name := range workspaceHeaders {
+		if r.Header.Get(name) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // workspaceOf resolves the request's workspace header, or makes a throw-away
@@ -152,7 +178,13 @@ func (h *Handler) cliEmulated(ctx context.Context, a adapter.Adapter, c *chat, b
 	mustCall := c.choice.Mode == llm.ToolChoiceRequired || c.choice.Mode == llm.ToolChoiceFunction
 	attempt := func(ctx context.Context, t structured.Turn) (adapter.Result, error) {
 		req := base
-		req.Prompt, req.Resume = t.Prompt, t.Resume
+		req.Prompt = t.Prompt
+		if t.Index > 0 {
+			// A retry goes back to the session the last attempt reported, or
+			// restates the task in a fresh one: the request's own session
+			// choice was for the first attempt.
+			req.Resume, req.Continue = t.Resume, false
+		}
 		return h.opts.Runner.Run(ctx, a, req, nil)
 	}
 	var schema *structured.Schema

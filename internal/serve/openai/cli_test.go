@@ -22,6 +22,12 @@ type fakeAgent struct {
 
 func cliServer(t *testing.T, answers ...string) (*httptest.Server, *fakeAgent) {
 	t.Helper()
+	return cliServerWith(t, "testdata/fake-chat.toml", answers...)
+}
+
+// cliServerWith serves the adapter file toml, whose binary is the fake agent.
+func cliServerWith(t *testing.T, toml string, answers ...string) (*httptest.Server, *fakeAgent) {
+	t.Helper()
 	f := &fakeAgent{dir: t.TempDir(), root: t.TempDir()}
 	for i, a := range answers {
 		f.set(t, i+1, "answer", a)
@@ -30,7 +36,7 @@ func cliServer(t *testing.T, answers ...string) (*httptest.Server, *fakeAgent) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := adapter.Resolve("testdata/fake-chat.toml", script)
+	a, err := adapter.Resolve(toml, script)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -184,12 +184,22 @@ func (h *Handler) chatCompletions(w http.ResponseWriter, r *http.Request) {
 	if aerr == nil {
 		c.model, aerr = h.resolveModel(c.req.Model)
 	}
+	if aerr == nil {
+		c.hdr, aerr = readHeaders(r)
+	}
 	if aerr != nil {
 		h.fail(w, r, aerr)
 		return
 	}
+	if c.schema == nil {
+		c.schema = c.hdr.schema // the body's response_format wins, as in the original
+	}
 	ans := h.newAnswer(c)
 	if comp, ok := h.opts.Backend.(completer); ok {
+		if aerr := c.hdr.refuseAgentHeaders(); aerr != nil {
+			h.fail(w, r, aerr)
+			return
+		}
 		h.serveNative(w, r, comp, c, ans)
 		return
 	}

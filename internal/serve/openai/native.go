@@ -17,7 +17,11 @@ var errMidStream = errors.New("the model provider's stream broke after part of t
 // serveNative answers with single model calls: the client's conversation and tools
 // go to the model as they are, and its tool calls come back unexecuted.
 func (h *Handler) serveNative(w http.ResponseWriter, r *http.Request, comp completer, c *chat, ans *answer) {
-	ctx, cancel := context.WithTimeout(r.Context(), h.opts.Timeout)
+	timeout := h.opts.Timeout
+	if c.hdr != nil && c.hdr.timeout > 0 {
+		timeout = c.hdr.timeout
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), timeout)
 	defer cancel()
 	if c.schema != nil {
 		h.deliver(w, r, c, ans, h.nativeStructured(ctx, comp, c))

@@ -56,6 +56,8 @@ type chat struct {
 	// model is what the backend gets: the request's name without a provider prefix
 	// ("openai/x" is x), empty for the default.
 	model string
+	// hdr holds the run headers (X-Albert-Code-*, X-Aicodebox-*).
+	hdr *runHeaders
 }
 
 // includeUsage reports whether a stream ends with a usage chunk.
