@@ -15,6 +15,7 @@ import (
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
 	"github.com/etalab-ia/albert-code/internal/serve/native"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
+	"github.com/etalab-ia/albert-code/internal/serve/supervisor"
 	"github.com/etalab-ia/albert-code/internal/serve/workspace"
 )
 
@@ -26,6 +27,8 @@ type apiError struct {
 	Type    string  `json:"type"`
 	Param   *string `json:"param"`
 	Code    *string `json:"code"`
+	// ExitCode is a CLI agent's exit code, when it failed or could not start (127).
+	ExitCode *int `json:"exit_code,omitempty"`
 	// RetryAfter is sent as the Retry-After header when positive.
 	RetryAfter time.Duration `json:"-"`
 }
@@ -102,6 +105,10 @@ func errorOf(ctx context.Context, err error) *apiError {
 		return withCode(badRequest("x-albert-code-workspace", "%s", nameErr.Error()), "invalid_workspace")
 	case errors.Is(err, runner.ErrInvalidRequest):
 		return badRequest("", "%s", err.Error())
+	case errors.Is(err, supervisor.ErrNotFound):
+		// /run's answer too: a 500 with the shell's "command not found" code.
+		return &apiError{Status: http.StatusInternalServerError, Type: typeServer, Code: ptr("agent_not_found"), ExitCode: ptr(127),
+			Message: "the agent could not be started (exit code 127): " + err.Error()}
 	}
 	return providerError(err, native.ErrorKindOf(err))
 }

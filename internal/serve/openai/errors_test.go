@@ -33,6 +33,7 @@ func TestBadRequestsNameTheFieldAtFault(t *testing.T) {
 		{"broken schema", `{"response_format":{"type":"json_schema","json_schema":{"name":"x","schema":{"type":"thing"}}},` + user + `}`, "response_format.json_schema.schema", "/type"},
 		{"key twice", `{"model":"a","model":"b",` + user + `}`, "model", `key "model" is given twice`},
 		{"key twice in a message", `{"messages":[{"role":"user","content":"hi","role":"system"}]}`, "messages[0].role", `key "role" is given twice`},
+		{"only system messages", `{"messages":[{"role":"system","content":"Be brief."},{"role":"developer","content":"x"}]}`, "messages", "only system"},
 		{"stream options alone", `{"stream_options":{"include_usage":true},` + user + `}`, "stream_options", "stream: true"},
 	}
 	for _, tc := range tests {

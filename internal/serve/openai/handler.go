@@ -42,8 +42,9 @@ type Options struct {
 	Locks *workspace.Locks
 	// TempParent holds the throw-away workspaces; empty means the system's.
 	TempParent string
-	// Models is what /v1/models lists and requests may name; empty means the
-	// backend's own list, and an empty list accepts any name.
+	// Models is what /v1/models lists and requests may name, less the names the
+	// backend cannot run; empty means the backend's own list, and when that is
+	// empty too any name is passed on.
 	Models []string
 	// Authorize checks a request's credentials; nil lets every request in.
 	Authorize func(*http.Request) bool
@@ -95,6 +96,7 @@ func New(opts Options) *Handler {
 		opts.Now = time.Now
 	}
 	h := &Handler{opts: opts, mux: http.NewServeMux()}
+	h.warnUnusableModels()
 	for _, prefix := range []string{"/v1", "/openai/v1"} {
 		h.mux.HandleFunc("POST "+prefix+"/chat/completions", h.chatCompletions)
 		h.mux.HandleFunc("GET "+prefix+"/models", h.listModels)
@@ -117,11 +119,27 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.mux.ServeHTTP(w, r)
 }
 
-// models lists the models requests may name.
-func (h *Handler) models() []string {
-	if len(h.opts.Models) > 0 {
-		return h.opts.Models
+// models lists the models a request can use, and whether a name outside the list
+// is refused. A configured list (Options.Models) is the offer, less the names the
+// backend would refuse: the native agent calls only the models of its
+// configuration, and an adapter's checks (a declared adapter without {model} in
+// its argv) refuse the others. Without one, the backend's own list is the offer,
+// and an empty list lets any name through.
+func (h *Handler) models() (list []string, closed bool) {
+	own := h.backendModels()
+	if len(h.opts.Models) == 0 {
+		return own, len(own) > 0
 	}
+	list = []string{}
+	for _, m := range h.opts.Models {
+		if h.accepts(m, own) {
+			list = append(list, m)
+		}
+	}
+	return list, true
+}
+
+func (h *Handler) backendModels() []string {
 	if m, ok := h.opts.Backend.(modeler); ok {
 		return m.Models()
 	}
@@ -131,9 +149,32 @@ func (h *Handler) models() []string {
 	return nil
 }
 
+// accepts reports whether the backend can run a request naming model m.
+func (h *Handler) accepts(m string, own []string) bool {
+	switch b := h.opts.Backend.(type) {
+	case completer:
+		return len(own) == 0 || slices.Contains(own, m)
+	case adapter.Adapter:
+		return adapter.Validate(b, &adapter.Request{Model: m}) == nil
+	}
+	return true
+}
+
+// warnUnusableModels logs the configured models no request can use, once, at start.
+func (h *Handler) warnUnusableModels() {
+	list, _ := h.models()
+	for _, m := range h.opts.Models {
+		if !slices.Contains(list, m) {
+			h.opts.Logger.Warn("openai: a configured model is not offered on /v1/models, since the backend cannot run it",
+				"model", m, "backend", h.opts.Backend.Name())
+		}
+	}
+}
+
 func (h *Handler) listModels(w http.ResponseWriter, r *http.Request) {
 	list := modelList{Object: "list", Data: []modelEntry{}}
-	for _, id := range h.models() {
+	models, _ := h.models()
+	for _, id := range models {
 		list.Data = append(list.Data, h.entry(id))
 	}
 	writeJSON(w, http.StatusOK, list)
@@ -141,7 +182,7 @@ func (h *Handler) listModels(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) getModel(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	if !slices.Contains(h.models(), id) {
+	if models, _ := h.models(); !slices.Contains(models, id) {
 		writeError(w, h.unknownModel(id))
 		return
 	}
@@ -159,8 +200,8 @@ func (h *Handler) resolveModel(name string) (string, *apiError) {
 	if name == "" || name == h.opts.Backend.Name() {
 		return "", nil
 	}
-	models := h.models()
-	if len(models) == 0 || slices.Contains(models, name) {
+	models, closed := h.models()
+	if !closed || slices.Contains(models, name) {
 		return name, nil
 	}
 	if _, rest, ok := strings.Cut(name, "/"); ok && slices.Contains(models, rest) {
@@ -170,7 +211,11 @@ func (h *Handler) resolveModel(name string) (string, *apiError) {
 }
 
 func (h *Handler) unknownModel(name string) *apiError {
-	models := h.models()
+	models, _ := h.models()
+	if len(models) == 0 {
+		return &apiError{Status: http.StatusNotFound, Type: typeInvalid, Param: ptr("model"), Code: ptr("model_not_found"),
+			Message: fmt.Sprintf("the model %q does not exist here, nor does any other: leave model empty (or send %q) for the backend's default", name, h.opts.Backend.Name())}
+	}
 	shown := models[:min(len(models), 20)]
 	msg := fmt.Sprintf("the model %q does not exist here: GET /v1/models lists them (%s", name, strings.Join(shown, ", "))
 	if len(shown) < len(models) {

@@ -25,6 +25,12 @@ const testToken = "test-token-0123456789"
 // answers turns, both on 127.0.0.1.
 func nativeServer(t *testing.T, turns ...fakemodel.Turn) (*httptest.Server, *fakemodel.Server) {
 	t.Helper()
+	return nativeServerWith(t, nil, turns...)
+}
+
+// nativeServerWith is nativeServer with options changed by opt.
+func nativeServerWith(t *testing.T, opt func(*Options), turns ...fakemodel.Turn) (*httptest.Server, *fakemodel.Server) {
+	t.Helper()
 	fake := fakemodel.NewTest(t, fakemodel.Script{Turns: turns})
 	root := t.TempDir()
 	home := filepath.Join(root, "home")
@@ -38,12 +44,16 @@ func nativeServer(t *testing.T, turns ...fakemodel.Turn) (*httptest.Server, *fak
 		"ALBERT_API_KEY": "test-key", "ALBERT_CODE_BASE_URL": fake.URL(),
 	}
 	lookup := func(name string) (string, bool) { v, ok := env[name]; return v, ok }
-	h := New(Options{
+	opts := Options{
 		Backend:   native.New(native.Options{LookupEnv: lookup, ConfigDir: filepath.Join(root, "ws")}),
 		Authorize: bearer(testToken),
 		Timeout:   20 * time.Second,
 		Logger:    slog.New(slog.DiscardHandler),
-	})
+	}
+	if opt != nil {
+		opt(&opts)
+	}
+	h := New(opts)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv, fake

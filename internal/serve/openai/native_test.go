@@ -1,12 +1,15 @@
 package openai
 
 import (
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter"
 )
 
 const chatPath = "/v1/chat/completions"
@@ -228,5 +231,43 @@ func TestToolResultsGoBackToTheModel(t *testing.T) {
 	sent := fake.Requests()[0].JSON
 	if jsonOf(sent["tool_choice"]) != `"none"` || jsonOf(at(sent, "messages", 2)) != `{"content":"18C","role":"tool","tool_call_id":"c1"}` {
 		t.Errorf("the model got %s", jsonOf(sent))
+	}
+}
+
+func TestModelsListsOnlyWhatARequestCanUse(t *testing.T) {
+	t.Parallel()
+	plain, _ := nativeServer(t)
+	_, v := get(t, plain, plain.URL+"/v1/models", testToken)
+	known := at(v, "data", 0, "id").(string)
+	srv, _ := nativeServerWith(t, func(o *Options) { o.Models = []string{"ghost", known} },
+		fakemodel.Turn{Text: []string{"ok"}})
+	_, v = get(t, srv, srv.URL+"/v1/models", testToken)
+	if got := jsonOf(v["data"]); !strings.Contains(got, `"id":"`+known+`"`) || strings.Contains(got, "ghost") {
+		t.Errorf("the native agent lists a model it has no configuration for: %s", got)
+	}
+	resp, body := post(t, srv, chatPath, `{"model":"ghost","messages":[{"role":"user","content":"hi"}]}`)
+	if resp.StatusCode != 404 || at(decode(t, body), "error", "code") != "model_not_found" {
+		t.Errorf("ghost: %d %s", resp.StatusCode, body)
+	}
+	if resp, body = post(t, srv, chatPath, `{"model":"`+known+`","messages":[{"role":"user","content":"hi"}]}`); resp.StatusCode != 200 {
+		t.Errorf("%s: %d %s", known, resp.StatusCode, body)
+	}
+}
+
+func TestModelsOfAnAdapterThatTakesNone(t *testing.T) {
+	t.Parallel()
+	a, err := adapter.Resolve("testdata/fake-jsonl.toml", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(New(Options{Backend: a, Models: []string{"sonnet"}, Authorize: bearer(testToken), Logger: slog.New(slog.DiscardHandler)}))
+	t.Cleanup(srv.Close)
+	status, v := get(t, srv, srv.URL+"/v1/models", testToken)
+	if status != 200 || jsonOf(v["data"]) != "[]" {
+		t.Errorf("an adapter whose argv has no {model} lists %d %v", status, v)
+	}
+	resp, body := post(t, srv, chatPath, `{"model":"sonnet","messages":[{"role":"user","content":"hi"}]}`)
+	if msg, _ := at(decode(t, body), "error", "message").(string); resp.StatusCode != 404 || !strings.Contains(msg, "leave model empty") {
+		t.Errorf("%d %s", resp.StatusCode, body)
 	}
 }

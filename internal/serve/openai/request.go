@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/etalab-ia/albert-code/internal/llm"
@@ -97,6 +98,9 @@ func decodeChat(r *http.Request, limit int64) (*chat, *apiError) {
 	}
 	if c.messages, err = native.MessagesFromOpenAI(q.Messages); err != nil {
 		return nil, badRequest(paramOf(err.Error(), "messages"), "%v", err)
+	}
+	if !slices.ContainsFunc(c.messages, func(m llm.Message) bool { return m.Role != llm.RoleSystem }) {
+		return nil, badRequest("messages", "messages holds only system (or developer) messages: add the user message to answer")
 	}
 	if c.tools, err = native.ToolsFromOpenAI(q.Tools); err != nil {
 		return nil, badRequest(paramOf(err.Error(), "tools"), "%v", err)

@@ -105,26 +105,25 @@ func outcomeReply(out *structured.Outcome) reply {
 	return reply{err: resultError(out.Last())}
 }
 
-// resultError answers for a CLI agent's run that failed: stopped, crashed, or
-// refused by its provider.
+// resultError answers for a CLI agent's run that failed: stopped, refused by its
+// provider, or crashed. A provider's refusal comes first: the real CLIs exit 1 on
+// one, and the client needs the provider's reason, not the exit code.
 func resultError(res adapter.Result) *apiError {
 	switch {
 	case res.Stopped == "timeout" || res.Stopped == "idle":
 		return &apiError{Status: http.StatusGatewayTimeout, Type: typeServer, Code: ptr("timeout"),
 			Message: fmt.Sprintf("the agent was stopped: %s timeout", res.Stopped)}
-	case res.ExitCode != 0 || (res.Stopped != "" && res.Stopped != "exited"):
-		return &apiError{Status: http.StatusInternalServerError, Type: typeServer, Code: ptr("agent_failed"),
-			Message: fmt.Sprintf("the agent exited with code %d: %s", res.ExitCode, cut(strings.TrimSpace(res.Stderr), 500))}
 	case res.ProviderError != "":
-		kind := res.ErrorKind
-		if kind == "" {
-			kind = adapter.ErrorProvider
+		return providerRefusal(res.ProviderError, res.ErrorKind)
+	case res.ExitCode != 0 || (res.Stopped != "" && res.Stopped != "exited"):
+		what := fmt.Sprintf("the agent exited with code %d", res.ExitCode)
+		if res.Signal != "" {
+			what = "the agent was killed by signal " + res.Signal
 		}
-		e := providerError(fmt.Errorf("%s", res.ProviderError), kind)
-		if kind == adapter.ErrorProvider {
-			e.Status, e.Type, e.Code = http.StatusBadRequest, typeInvalid, ptr("provider_refused")
+		if tail := cut(strings.TrimSpace(res.Stderr), 500); tail != "" {
+			what += ": " + tail
 		}
-		return e
+		return &apiError{Status: http.StatusInternalServerError, Type: typeServer, Code: ptr("agent_failed"), ExitCode: ptr(res.ExitCode), Message: what}
 	}
 	return &apiError{Status: http.StatusInternalServerError, Type: typeServer, Message: "the agent's run failed"}
 }
