@@ -3,8 +3,8 @@ package sandbox
 import (
 	"context"
 	"errors"
-	"io/fs"
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"os/exec"
@@ -377,5 +377,32 @@ func TestExplainNamesTheModeAndTheWayOut(t *testing.T) {
 	}
 	if n := New(Config{Mode: Off}).Explain(WorkspaceWrite, "Permission denied"); n != "" {
 		t.Errorf("a note with the sandbox off: %q", n)
+	}
+}
+
+// The read rules are cached while the folders they listed are unchanged; an entry
+// added since is covered at the next command.
+func TestReadRulesFollowNewEntries(t *testing.T) {
+	home := t.TempDir()
+	os.MkdirAll(filepath.Join(home, ".ssh"), 0o700)
+	hidden := hiddenPaths([]string{filepath.Join(home, ".ssh")})
+	has := func(rs []record, path string) bool {
+		for _, r := range rs {
+			if r.op == opRead && r.path == path {
+				return true
+			}
+		}
+		return false
+	}
+	first := readRules(hidden)
+	if has(first, filepath.Join(home, "later")) {
+		t.Fatal("a rule for a folder that does not exist yet")
+	}
+	os.Mkdir(filepath.Join(home, "later"), 0o755)
+	if !has(readRules(hidden), filepath.Join(home, "later")) {
+		t.Fatal("a folder made after the first command got no read rule")
+	}
+	if has(readRules(hidden), filepath.Join(home, ".ssh")) {
+		t.Fatal("the hidden folder got a read rule")
 	}
 }

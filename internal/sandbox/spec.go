@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/etalab-ia/albert-code/internal/sensitive"
 )
@@ -53,7 +55,7 @@ func records(p Policy) []record {
 	if !p.Network {
 		rs = append(rs, record{op: opNoNetwork})
 	}
-	rs = grant(rs, "/", opRead, hidden)
+	rs = append(rs, readRules(hidden)...)
 	for _, d := range devices {
 		rs = append(rs, record{opDevice, d})
 	}
@@ -90,12 +92,52 @@ func controlRecords(workDir string) []record {
 	return rs
 }
 
+// readRules are the rules that make everything readable but hidden, from a cache
+// kept while none of the folders it listed has changed: listing them for every
+// command cost more than the rest of the sandbox together.
+func readRules(hidden []string) []record {
+	readCache.Lock()
+	defer readCache.Unlock()
+	key := strings.Join(hidden, "\x00")
+	if readCache.key == key && readCache.rules != nil && unchanged(readCache.listed) {
+		return readCache.rules
+	}
+	listed := map[string]time.Time{}
+	rules := grantListing(nil, "/", opRead, hidden, listed)
+	readCache.key, readCache.rules, readCache.listed = key, rules, listed
+	return rules
+}
+
+var readCache struct {
+	sync.Mutex
+	key    string
+	rules  []record
+	listed map[string]time.Time // the folders listed, with their modification times
+}
+
+// unchanged reports whether every listed folder still has the same modification
+// time, which an entry added, removed or renamed in it changes.
+func unchanged(listed map[string]time.Time) bool {
+	for dir, mtime := range listed {
+		fi, err := os.Stat(dir)
+		if err != nil || !fi.ModTime().Equal(mtime) {
+			return false
+		}
+	}
+	return true
+}
+
 // grant appends rules giving op on dir and everything below it but the hidden
 // paths. Landlock can only add rights, never take them away below a rule, so a
 // folder that holds a hidden path is listed instead, and each of its entries but
 // the hidden one gets its own rule. A write root that holds a secret (the agent run
 // in the home folder) therefore cannot get new files at its top level.
 func grant(rs []record, dir string, op byte, hidden []string) []record {
+	return grantListing(rs, dir, op, hidden, nil)
+}
+
+// grantListing is grant, noting in listed (when not nil) each folder it listed.
+func grantListing(rs []record, dir string, op byte, hidden []string, listed map[string]time.Time) []record {
 	holds := false
 	for _, h := range hidden {
 		if h == dir || sensitive.Within(h, dir) {
@@ -109,6 +151,13 @@ func grant(rs []record, dir string, op byte, hidden []string) []record {
 		return append(rs, record{op, dir})
 	}
 	rs = append(rs, record{opListOnly, dir})
+	if listed != nil {
+		fi, err := os.Stat(dir)
+		if err != nil {
+			return rs
+		}
+		listed[dir] = fi.ModTime()
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return rs
@@ -117,7 +166,7 @@ func grant(rs []record, dir string, op byte, hidden []string) []record {
 		if e.Type()&os.ModeSymlink != 0 {
 			continue // a link grants nothing: its target's own rules decide
 		}
-		rs = grant(rs, filepath.Join(dir, e.Name()), op, hidden)
+		rs = grantListing(rs, filepath.Join(dir, e.Name()), op, hidden, listed)
 	}
 	return rs
 }
