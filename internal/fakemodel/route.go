@@ -51,7 +51,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	if path == "/v1" || strings.HasPrefix(path, "/v1/") {
 		path = strings.TrimPrefix(path, "/v1")
 	}
-	isChat := path == "/chat/completions" && r.Method == http.MethodPost
+	isChat := (path == "/chat/completions" || path == "/responses") && r.Method == http.MethodPost
 
 	var req chatRequest
 	parseErr := readErr
@@ -82,6 +82,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("x-should-retry", "false")
 		writeOpenAIError(w, http.StatusInternalServerError,
 			fmt.Sprintf("fake model: script exhausted after %d requests", len(s.script.Turns)), "server_error", "script_exhausted")
+	case path == "/responses":
+		s.respondResponses(w, r, turnIndex, req)
 	default:
 		s.answer(w, r, turnIndex, req)
 	}

@@ -68,6 +68,8 @@ type Turn struct {
 	// Drop streams the scripted deltas, then closes the connection without a
 	// finish chunk or [DONE]: for broken-stream tests.
 	Drop bool
+	// StreamFailure ends a Responses answer with response.failed (Responses wire only).
+	StreamFailure *StreamFailure
 }
 
 // ToolCall is one function call the model makes.
