@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/etalab-ia/albert-code/internal/llm"
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
 	"github.com/etalab-ia/albert-code/internal/serve/structured"
 	"github.com/etalab-ia/albert-code/internal/serve/workspace"
@@ -166,7 +165,8 @@ func failed(res adapter.Result) (string, bool) {
 
 // cliEmulated runs a request with tools or a schema: the agent's text is read as
 // emulated tool calls or checked against the schema, with corrective retries in
-// the agent's session when a tool call is required or the answer does not match.
+// the agent's session when a tool call is required, names a tool the request does
+// not offer, or the answer does not match.
 func (h *Handler) cliEmulated(ctx context.Context, a adapter.Adapter, c *chat, base adapter.Request) reply {
 	var calls *structured.Schema
 	if c.toolsActive() {
@@ -175,7 +175,6 @@ func (h *Handler) cliEmulated(ctx context.Context, a adapter.Adapter, c *chat, b
 			return reply{err: &apiError{Status: http.StatusInternalServerError, Type: typeServer, Message: err.Error()}}
 		}
 	}
-	mustCall := c.choice.Mode == llm.ToolChoiceRequired || c.choice.Mode == llm.ToolChoiceFunction
 	attempt := func(ctx context.Context, t structured.Turn) (adapter.Result, error) {
 		req := base
 		req.Prompt = t.Prompt
@@ -190,18 +189,25 @@ func (h *Handler) cliEmulated(ctx context.Context, a adapter.Adapter, c *chat, b
 	var schema *structured.Schema
 	opts := structured.Options{}
 	switch {
-	case c.toolsActive() && mustCall:
+	case c.toolsActive() && mustCall(c):
 		schema = calls
 	case c.toolsActive() && c.schema != nil:
-		schema = c.schema
+		final, err := finalAnswerSchema(c.schema)
+		if err != nil {
+			return reply{err: &apiError{Status: http.StatusInternalServerError, Type: typeServer, Message: err.Error()}}
+		}
+		schema = final
 		opts.Unchecked = func(res adapter.Result) bool { _, ok := toolCallsIn(res.Text, calls); return ok }
 	case c.toolsActive():
-		// auto: the answer is tool calls when it reads as them, else text.
-		opts.MaxRetries = -1
-		opts.Unchecked = func(adapter.Result) bool { return true }
+		// auto: the answer is tool calls when it reads as them, else text; only
+		// a call of a tool the request does not offer is corrected.
 		schema = calls
+		opts.Unchecked = func(res adapter.Result) bool { return len(wrongCalls(c, res.Text)) == 0 }
 	default:
 		schema = c.schema
+	}
+	if c.toolsActive() {
+		attempt = withToolCorrection(c, base.Prompt, attempt)
 	}
 	out, err := structured.Run(ctx, base.Prompt, schema, attempt, opts)
 	if err != nil {
@@ -220,6 +226,10 @@ func (h *Handler) cliEmulated(ctx context.Context, a adapter.Adapter, c *chat, b
 	case out.End == structured.Matched && schema == calls:
 		tcs, _ := toolCallsIn(string(out.Parsed.JSON), calls)
 		return reply{msg: message{ToolCalls: tcs}, finish: "tool_calls", usage: usageOf(out.Usage)}
+	case out.End == structured.Exhausted && c.toolsActive():
+		if e := toolsExhausted(c, out); e != nil {
+			return reply{err: e}
+		}
 	}
 	return outcomeReply(out)
 }

@@ -164,7 +164,8 @@ func TestCLIRequiredToolCallsAreEnforced(t *testing.T) {
 		t.Errorf("%s", body)
 	}
 	if f.runs(t) != 3 || !strings.Contains(f.read(t, 1, "prompt"), "You must call the tool get_weather now.") ||
-		!strings.Contains(f.read(t, 3, "prompt"), "at /tool_calls/0/name") {
+		!strings.Contains(f.read(t, 2, "prompt"), "Your last reply called no tool, but you must call the tool \"get_weather\" now.") ||
+		!strings.Contains(f.read(t, 3, "prompt"), "Your last reply called \"get_time\", but you must call the tool \"get_weather\" now.") {
 		t.Errorf("%d runs; last prompt %q", f.runs(t), f.read(t, 3, "prompt"))
 	}
 }
