@@ -51,6 +51,10 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	if path == "/v1" || strings.HasPrefix(path, "/v1/") {
 		path = strings.TrimPrefix(path, "/v1")
 	}
+	if isAnthropicPath(path) {
+		s.routeAnthropic(w, r, path, body, readErr)
+		return
+	}
 	isChat := (path == "/chat/completions" || path == "/responses") && r.Method == http.MethodPost
 
 	var req chatRequest
