@@ -290,3 +290,20 @@ func TestSandboxOffIsAnnounced(t *testing.T) {
 		t.Errorf("a bad --sandbox value: exit %d stderr %s", bad.code, bad.stderr)
 	}
 }
+
+// TestServeAnnouncesTheSandboxOff: serve says once at start that the agent's commands
+// run unconfined.
+func TestServeAnnouncesTheSandboxOff(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, text("unused"))
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	port := strconv.Itoa(freePort(t))
+	cmd, stderr, exited := startServe(ctx, t, h, "ALBERT_CODE_API_MODE=1", "ALBERT_CODE_API_MODE_PORT="+port,
+		"ALBERT_CODE_API_MODE_TOKEN=sandbox-e2e-token-0123456789", "ALBERT_CODE_SANDBOX=off")
+	waitHealthy(t, "http://127.0.0.1:"+port, exited, stderr)
+	if !strings.Contains(stderr.String(), "sandbox is off") {
+		t.Errorf("serve did not announce the sandbox is off:\n%s", stderr.String())
+	}
+	stopServe(t, cmd, exited, stderr, 30*time.Second)
+}

@@ -107,6 +107,14 @@ func runServe(cmd *cobra.Command, src serveconfig.Source) error {
 		logger.Warn("runs interrupted by the last stop are marked failed", "runs", n)
 	}
 	killLeftovers(store, logger)
+	if sb, ok := backend.(interface{ SandboxNotice() string }); ok {
+		if n := sb.SandboxNotice(); n != "" {
+			logger.Warn("sandbox: " + n)
+		}
+	}
+	if c.Adapter != serveconfig.DefaultAdapter && c.AdapterSandbox == "" {
+		logger.Info("the CLI agent runs unconfined (ALBERT_CODE_ADAPTER_SANDBOX=off), under the sandbox's guardian")
+	}
 	if q, ok := backend.(interface {
 		QuotaWarnings(context.Context) []string
 	}); ok {

@@ -216,6 +216,16 @@ func stoppedBy(ctx context.Context) adapter.ErrorKind {
 	return adapter.ErrorCancelled
 }
 
+// SandboxNotice is what the server logs once at start about the OS sandbox under
+// the agent's commands: "" when it confines them.
+func (n *Native) SandboxNotice() string {
+	env, err := n.baseEnv()
+	if err != nil {
+		return ""
+	}
+	return env.SandboxNotice()
+}
+
 // QuotaWarnings are the start-up quota warnings of the configured model ("warning:"
 // at 80 % of a daily quota, "critical:" at 95 %, a rate-limit state that had to be
 // rebuilt), for the server to log once when it starts, as every face shows them.
