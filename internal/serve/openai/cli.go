@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
 	"github.com/etalab-ia/albert-code/internal/serve/structured"
@@ -34,14 +35,28 @@ func (h *Handler) serveCLI(w http.ResponseWriter, r *http.Request, a adapter.Ada
 		return
 	}
 	defer release()
+	if len(c.images) > 0 {
+		paths, remove, err := saveImages(ws, c.images)
+		if err != nil {
+			h.fail(w, r, &apiError{Status: http.StatusInternalServerError, Type: typeServer, Message: err.Error()})
+			return
+		}
+		defer remove()
+		for i := range c.messages {
+			for mark, abs := range paths {
+				c.messages[i].Content = strings.ReplaceAll(c.messages[i].Content, mark, abs)
+			}
+		}
+	}
 
 	base := requestOf(c, ws)
 	base.Prompt = promptOf(c)
 	if c.hdr.noTools != nil {
 		base.NoTools = *c.hdr.noTools
-	} else if c.toolsActive() {
+	} else if c.toolsActive() && len(c.images) == 0 {
 		// The client's tools stand in for the agent's own, as in the original;
-		// an agent that cannot turn its tools off keeps them.
+		// an agent that cannot turn its tools off keeps them, and so does one
+		// that must open the request's images.
 		withoutTools := base
 		withoutTools.NoTools = true
 		if adapter.Validate(a, &withoutTools) == nil {

@@ -28,6 +28,12 @@ func cliServer(t *testing.T, answers ...string) (*httptest.Server, *fakeAgent) {
 // cliServerWith serves the adapter file toml, whose binary is the fake agent.
 func cliServerWith(t *testing.T, toml string, answers ...string) (*httptest.Server, *fakeAgent) {
 	t.Helper()
+	return cliServerOpts(t, toml, nil, answers...)
+}
+
+// cliServerOpts is cliServerWith with options changed by opt.
+func cliServerOpts(t *testing.T, toml string, opt func(*Options), answers ...string) (*httptest.Server, *fakeAgent) {
+	t.Helper()
 	f := &fakeAgent{dir: t.TempDir(), root: t.TempDir()}
 	for i, a := range answers {
 		f.set(t, i+1, "answer", a)
@@ -44,14 +50,18 @@ func cliServerWith(t *testing.T, toml string, answers ...string) (*httptest.Serv
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := New(Options{
+	opts := Options{
 		Backend:    a,
 		Runner:     runner.New(runner.Options{BaseEnv: append(os.Environ(), "FAKE_DIR="+f.dir)}),
 		Root:       root,
 		TempParent: t.TempDir(),
 		Authorize:  bearer(testToken),
 		Logger:     slog.New(slog.DiscardHandler),
-	})
+	}
+	if opt != nil {
+		opt(&opts)
+	}
+	h := New(opts)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv, f

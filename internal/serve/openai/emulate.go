@@ -17,8 +17,12 @@ import (
 // With tools, the emulation's directive follows.
 func promptOf(c *chat) string {
 	msgs := c.messages
+	seeImages := ""
+	if len(c.images) > 0 {
+		seeImages = "\n\nEach [See image: <path>] is an image the user attached, saved as that file: open it to see the image.\n"
+	}
 	if len(msgs) == 1 && msgs[0].Role == llm.RoleUser && !c.toolsActive() && c.schema == nil {
-		return msgs[0].Content
+		return msgs[0].Content + seeImages
 	}
 	var b strings.Builder
 	b.WriteString("Continue this conversation: answer its last message. The conversation so far:\n")
@@ -39,6 +43,7 @@ func promptOf(c *chat) string {
 			b.WriteString("\n[" + strings.ToUpper(string(m.Role)) + "]\n" + m.Content + "\n")
 		}
 	}
+	b.WriteString(seeImages)
 	if c.toolsActive() {
 		b.WriteString("\n" + toolDirective(c))
 	} else if c.schema != nil {

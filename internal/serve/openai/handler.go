@@ -241,6 +241,11 @@ func (h *Handler) chatCompletions(w http.ResponseWriter, r *http.Request) {
 	}
 	ans := h.newAnswer(c)
 	if comp, ok := h.opts.Backend.(completer); ok {
+		if len(c.images) > 0 {
+			im := c.images[0]
+			h.fail(w, r, badRequest(im.param, "%s: images are taken by CLI agents, which read them as files; the native adapter sends the model text only", im.param))
+			return
+		}
 		if aerr := c.hdr.refuseAgentHeaders(); aerr != nil {
 			h.fail(w, r, aerr)
 			return

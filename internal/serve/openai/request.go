@@ -59,6 +59,9 @@ type chat struct {
 	model string
 	// hdr holds the run headers (X-Albert-Code-*, X-Aicodebox-*).
 	hdr *runHeaders
+	// images are the image_url parts, for a CLI agent's workspace; the messages
+	// name them by their mark.
+	images []image
 }
 
 // includeUsage reports whether a stream ends with a usage chunk.
@@ -95,6 +98,10 @@ func decodeChat(r *http.Request, limit int64) (*chat, *apiError) {
 	}
 	if len(q.Messages) == 0 {
 		return nil, badRequest("messages", "messages is required and must hold at least one message")
+	}
+	var aerr *apiError
+	if c.images, aerr = takeImages(q.Messages); aerr != nil {
+		return nil, aerr
 	}
 	if c.messages, err = native.MessagesFromOpenAI(q.Messages); err != nil {
 		return nil, badRequest(paramOf(err.Error(), "messages"), "%v", err)
