@@ -250,17 +250,13 @@ static int write_file(const char *path, const char *text) {
 	return n == (ssize_t)strlen(text) ? 0 : -1;
 }
 
-// apply_mounts keeps the control files ('O' records) read-only in a private mount
-// namespace: a bind mount of each onto itself, remounted read-only. A bind mount also
-// makes the path a mount point, which cannot be renamed or removed. It needs a user
-// namespace when not root; where neither works it returns -1 and Landlock and the
-// after-command check remain.
-static int apply_mounts(const struct spec *s, int isolated) {
+// unshare_private enters new namespaces (flags, which hold CLONE_NEWNS) and makes
+// every mount private to them. Not root, it needs a user namespace too, where it
+// maps the caller's own uid and gid, as an unprivileged process may.
+static int unshare_private(int flags) {
 	uid_t uid = getuid();
 	gid_t gid = getgid();
-	// The guardian's namespaces are the command's alone: mount there directly.
-	if (isolated) goto bind;
-	if (unshare(uid == 0 ? CLONE_NEWNS : CLONE_NEWNS | CLONE_NEWUSER) < 0) return -1;
+	if (unshare(flags | (uid == 0 ? 0 : CLONE_NEWUSER)) < 0) return -1;
 	if (uid != 0) {
 		char map[64];
 		snprintf(map, sizeof map, "%u %u 1", uid, uid);
@@ -269,8 +265,17 @@ static int apply_mounts(const struct spec *s, int isolated) {
 		snprintf(map, sizeof map, "%u %u 1", gid, gid);
 		if (write_file("/proc/self/gid_map", map) < 0) return -1;
 	}
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) die("make the mounts private");
-bind:
+	return mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL);
+}
+
+// apply_mounts keeps the control files ('O' records) read-only in a private mount
+// namespace: a bind mount of each onto itself, remounted read-only. A bind mount also
+// makes the path a mount point, which cannot be renamed or removed. It needs a user
+// namespace when not root; where neither works it returns -1 and Landlock and the
+// after-command check remain.
+static int apply_mounts(const struct spec *s, int isolated) {
+	// The guardian's namespaces are the command's alone: mount there directly.
+	if (!isolated && unshare_private(CLONE_NEWNS) < 0) return -1;
 	for (size_t i = 0; i < s->len;) {
 		char op = s->buf[i];
 		const char *arg = s->buf + i + 1;
@@ -295,19 +300,7 @@ bind:
 // the user's shell's) can be read through /proc, and none can be signalled. It
 // returns -1, changing nothing that matters, where namespaces cannot be made.
 static int isolate_pids(void) {
-	uid_t uid = getuid();
-	gid_t gid = getgid();
-	if (unshare(CLONE_NEWPID | CLONE_NEWNS | (uid == 0 ? 0 : CLONE_NEWUSER)) < 0) return -1;
-	if (uid != 0) {
-		char map[64];
-		snprintf(map, sizeof map, "%u %u 1", uid, uid);
-		if (write_file("/proc/self/uid_map", map) < 0) return -1;
-		if (write_file("/proc/self/setgroups", "deny") < 0) return -1;
-		snprintf(map, sizeof map, "%u %u 1", gid, gid);
-		if (write_file("/proc/self/gid_map", map) < 0) return -1;
-	}
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) return -1;
-	return 0;
+	return unshare_private(CLONE_NEWPID | CLONE_NEWNS);
 }
 
 static void run_command(const struct spec *s, int argc, char **argv, int isolated) {
