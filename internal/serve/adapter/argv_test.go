@@ -24,9 +24,9 @@ func TestBuildArgv(t *testing.T) {
 			"claude -p --output-format stream-json --verbose --permission-mode bypassPermissions"},
 		{"claude everything", &Claude{Binary: "/opt/claude"}, full,
 			"/opt/claude -p --output-format stream-json --verbose --permission-mode bypassPermissions --model m --effort high " +
-				"--append-system-prompt more --system-prompt sys --resume s-1 --allowedTools Read,Grep --x"},
+				"--append-system-prompt more --system-prompt sys --resume s-1 --tools Read,Grep --x"},
 		{"claude continue, no tools, schema, off", &Claude{}, Request{Continue: true, NoTools: true, Thinking: "off", JSONSchema: schema},
-			`claude -p --output-format stream-json --verbose --permission-mode bypassPermissions --json-schema {"type":"object"} --continue --disallowedTools *`},
+			`claude -p --output-format stream-json --verbose --permission-mode bypassPermissions --json-schema {"type":"object"} --continue --tools `},
 		{"claude token streaming", &Claude{}, Request{StreamTokens: true},
 			"claude -p --output-format stream-json --verbose --permission-mode bypassPermissions --include-partial-messages"},
 		{"claude full events", &Claude{}, Request{EventMode: EventsFull, StreamTokens: true},

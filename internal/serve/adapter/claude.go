@@ -3,16 +3,26 @@ package adapter
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
 	"strings"
 )
 
 // Claude drives Claude Code in print mode with its NDJSON output
 // (`claude -p --output-format stream-json --verbose`), every permission granted: the
-// workspace is the agent's to change. Claude Code refuses that mode as root, so the
-// server must not run as root.
+// workspace is the agent's to change. Tested with Claude Code 2.1.328.
+//
+// Claude Code refuses to grant every permission as root unless told it runs in a
+// sandbox (IS_SANDBOX=1). The adapter says so only when Sandboxed is set; CheckRoot
+// refuses, at serve's start, to run it as root otherwise.
 type Claude struct {
 	// Binary is the program to run; empty means "claude".
 	Binary string
+	// Sandboxed says the agent runs confined: serve's OS sandbox confines it, or serve
+	// was told it runs in a container or VM that is the sandbox (ALBERT_CODE_SANDBOXED=1).
+	Sandboxed bool
+	// Geteuid reports the server's effective user id; nil means os.Geteuid.
+	Geteuid func() int
 }
 
 func (c *Claude) Name() string { return "claude" }
@@ -21,6 +31,40 @@ func (c *Claude) Models() []string { return []string{"haiku", "sonnet", "opus", 
 
 func (c *Claude) ThinkingLevels() []string {
 	return []string{"off", "low", "medium", "high", "xhigh", "max"}
+}
+
+// ErrClaudeAsRoot is CheckRoot's refusal.
+var ErrClaudeAsRoot = fmt.Errorf("the claude adapter cannot run as root outside a sandbox: " +
+	"Claude Code refuses to grant every permission to root (\"--dangerously-skip-permissions cannot be used with root/sudo privileges\"), " +
+	"and serve runs it with every permission. Run serve as an unprivileged user; " +
+	"or confine the agent with ALBERT_CODE_ADAPTER_SANDBOX=workspace-write; " +
+	"or, if serve itself runs in a container or VM that is the sandbox, set ALBERT_CODE_SANDBOXED=1")
+
+// CheckRoot refuses a server running as root unless the agent is Sandboxed: every
+// run would fail, so serve refuses to start and says what to do.
+func (c *Claude) CheckRoot() error {
+	if c.euid() == 0 && !c.Sandboxed {
+		return ErrClaudeAsRoot
+	}
+	return nil
+}
+
+func (c *Claude) euid() int {
+	if c.Geteuid != nil {
+		return c.Geteuid()
+	}
+	return os.Geteuid()
+}
+
+// Env is base, then IS_SANDBOX=1 when the server is root and the agent Sandboxed
+// (Claude Code's own switch for that case), then req.Env.
+func (c *Claude) Env(req *Request, base []string) []string {
+	vars := map[string]string{}
+	if c.euid() == 0 && c.Sandboxed {
+		vars["IS_SANDBOX"] = "1"
+	}
+	env := mergeEnv(base, vars)
+	return mergeEnv(env, req.Env)
 }
 
 func (c *Claude) BuildArgv(req *Request) ([]string, error) {
@@ -54,123 +98,16 @@ func (c *Claude) BuildArgv(req *Request) ([]string, error) {
 	case req.Continue:
 		argv = append(argv, "--continue")
 	}
+	// --tools sets the built-in tools the model is offered; --allowedTools and
+	// --disallowedTools only pre-answer permission prompts, which bypassPermissions
+	// never asks, so with them the model still saw every tool.
 	switch {
 	case req.NoTools:
-		argv = append(argv, "--disallowedTools", "*")
+		argv = append(argv, "--tools", "")
 	case len(req.ToolsAllowlist) > 0:
-		argv = append(argv, "--allowedTools", strings.Join(req.ToolsAllowlist, ","))
+		argv = append(argv, "--tools", strings.Join(req.ToolsAllowlist, ","))
 	}
 	return append(argv, req.ExtraArgs...), nil
-}
-
-// claudeRecord holds the fields read from Claude Code's records: system/init,
-// assistant, user, stream_event (partial messages) and result.
-type claudeRecord struct {
-	Type      string `json:"type"`
-	Subtype   string `json:"subtype"`
-	SessionID string `json:"session_id"`
-	Message   *struct {
-		Content json.RawMessage `json:"content"`
-	} `json:"message"`
-	Result       string          `json:"result"`
-	IsError      bool            `json:"is_error"`
-	Usage        json.RawMessage `json:"usage"`
-	TotalCostUSD float64         `json:"total_cost_usd"`
-	StopReason   string          `json:"stop_reason"`
-	Event        *struct {
-		Type  string `json:"type"`
-		Delta struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		} `json:"delta"`
-	} `json:"event"`
-}
-
-func (r *claudeRecord) usage() Usage {
-	u := usageFrom(r.Usage)
-	if r.TotalCostUSD > 0 {
-		u.Cost, u.Currency = r.TotalCostUSD, "USD"
-	}
-	return u
-}
-
-// errorText is the failure a result record reports, or "".
-func (r *claudeRecord) errorText() string {
-	if !r.IsError {
-		return ""
-	}
-	return orDefault(strings.TrimSpace(r.Result), r.Subtype)
-}
-
-func (c *Claude) ParseOutput(stdout []byte, _ *Request) Result {
-	var res Result
-	var text strings.Builder
-	for line := range lines(stdout) {
-		var r claudeRecord
-		if !decodeLine(line, &r) {
-			continue
-		}
-		if res.SessionID == "" && r.SessionID != "" {
-			res.SessionID = r.SessionID // system/init comes first; any record carries it
-		}
-		switch r.Type {
-		case "assistant":
-			if r.Message != nil {
-				text.WriteString(textOf(r.Message.Content))
-			}
-		case "result":
-			res.Usage.Add(r.usage())
-			res.StopReason = r.StopReason
-			// The original never read is_error: a refused request came back as an
-			// empty success.
-			res.ProviderError = r.errorText()
-			if text.Len() == 0 && !r.IsError {
-				text.WriteString(r.Result)
-			}
-		}
-	}
-	res.Text = strings.TrimSpace(text.String())
-	return res
-}
-
-func (c *Claude) NewStream(*Request) Stream { return &claudeStream{} }
-
-type claudeStream struct {
-	// partial is set once token deltas arrive; the complete assistant messages that
-	// follow them repeat their text and are then not streamed again.
-	partial bool
-}
-
-func (s *claudeStream) Line(line []byte) []Event {
-	var r claudeRecord
-	if !decodeLine(line, &r) {
-		return nil
-	}
-	switch r.Type {
-	case "system":
-		if r.Subtype == "init" && r.SessionID != "" {
-			return []Event{{Kind: EventSession, SessionID: r.SessionID}}
-		}
-	case "stream_event":
-		if r.Event != nil && r.Event.Type == "content_block_delta" && r.Event.Delta.Type == "text_delta" {
-			s.partial = true
-			return []Event{{Kind: EventDelta, Text: r.Event.Delta.Text}}
-		}
-	case "assistant":
-		if !s.partial && r.Message != nil {
-			if t := textOf(r.Message.Content); t != "" {
-				return []Event{{Kind: EventDelta, Text: t}}
-			}
-		}
-	case "result":
-		u := r.usage()
-		evs := []Event{{Kind: EventUsage, Usage: &u}}
-		if msg := r.errorText(); msg != "" {
-			evs = append(evs, Event{Kind: EventError, Text: msg})
-		}
-		return evs
-	}
-	return nil
 }
 
 func orDefault(s, def string) string {

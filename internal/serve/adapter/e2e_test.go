@@ -100,7 +100,8 @@ func TestEachAdapterEndToEnd(t *testing.T) {
 		usage      adapter.Usage
 	}{
 		{&adapter.Claude{Binary: bin}, "claude.jsonl", "-p\n--output-format\nstream-json\n--verbose\n",
-			"Let me look at the files. There is one Go file: main.go.", "Let me look at the files. There is one Go file: main.go.",
+			// The answer is Claude's result, not the narration before its tool call.
+			"There is one Go file: main.go.", "There is one Go file: main.go.",
 			"8f2c3a1e-5b7d-4c9e-a1f0-2d3e4b5c6a7f",
 			adapter.Usage{InputTokens: 24, OutputTokens: 45, CacheReadTokens: 4100, CacheWriteTokens: 100, Cost: 0.0123, Currency: "USD"}},
 		{&adapter.Codex{Binary: bin}, "codex.jsonl", "exec\n--json\n--skip-git-repo-check\n",

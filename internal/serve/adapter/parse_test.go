@@ -37,8 +37,8 @@ func TestParseOutput(t *testing.T) {
 		want       Result
 	}{
 		{&Claude{}, "claude.jsonl", Result{
-			// The notes' rule: assistant texts concatenated as they come, then trimmed.
-			Text: "Let me look at the files. There is one Go file: main.go.", SessionID: claudeSession,
+			// The final result, not the narration before the tool call.
+			Text: "There is one Go file: main.go.", SessionID: claudeSession,
 			Usage:      Usage{InputTokens: 24, OutputTokens: 45, CacheReadTokens: 4100, CacheWriteTokens: 100, Cost: 0.0123, Currency: "USD"},
 			StopReason: "end_turn",
 		}},
@@ -47,7 +47,7 @@ func TestParseOutput(t *testing.T) {
 			Usage: Usage{InputTokens: 10, OutputTokens: 3, Cost: 0.0002, Currency: "USD"},
 		}},
 		{&Claude{}, "claude-error.jsonl", Result{
-			Text: "API Error: 400 Output blocked by content filtering policy", SessionID: claudeSession,
+			SessionID:     claudeSession,
 			ProviderError: "API Error: 400 Output blocked by content filtering policy",
 		}},
 		{&Codex{}, "codex.jsonl", Result{
@@ -129,11 +129,11 @@ func TestStreams(t *testing.T) {
 		deltas     []string
 		kinds      string // every event kind in order
 	}{
-		// Per message without partial messages, as Claude Code prints them.
-		{&Claude{}, "claude.jsonl", []string{"Let me look at the files.", " There is one Go file: main.go."}, "session delta delta usage"},
+		// Without partial messages, the result's answer: the narration is not answer.
+		{&Claude{}, "claude.jsonl", []string{"There is one Go file: main.go."}, "session tool_call tool_result delta usage"},
 		// Per token with them, the complete message not repeated.
 		{&Claude{}, "claude-partial.jsonl", []string{"Hel", "lo!"}, "session delta delta usage"},
-		{&Claude{}, "claude-error.jsonl", []string{"API Error: 400 Output blocked by content filtering policy"}, "session delta usage error"},
+		{&Claude{}, "claude-error.jsonl", nil, "session usage error"},
 		{&Codex{}, "codex.jsonl", []string{"I listed the folder.", "\nThere is one Go file: main.go."}, "session delta delta usage"},
 		{&Codex{}, "codex-failed.jsonl", nil, "session error error"},
 		// Thinking deltas are not part of the answer.

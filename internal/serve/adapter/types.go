@@ -71,6 +71,10 @@ type Result struct {
 	ProviderError string
 	// ErrorKind classifies ProviderError or a stopped run, when the backend knows it.
 	ErrorKind ErrorKind
+	// OutputError says what of the agent's output could not be read (a line that is
+	// not a record, a record cut short, a missing final record), quoting it; the rest
+	// of the Result is what could be read.
+	OutputError string
 
 	ExitCode int
 	// Signal names the signal that ended the agent, if one did.

@@ -97,12 +97,35 @@ func New(opts Options) *Handler {
 	}
 	h := &Handler{opts: opts, mux: http.NewServeMux()}
 	h.warnUnusableModels()
-	for _, prefix := range []string{"/v1", "/openai/v1"} {
-		h.mux.HandleFunc("POST "+prefix+"/chat/completions", h.chatCompletions)
-		h.mux.HandleFunc("GET "+prefix+"/models", h.listModels)
-		h.mux.HandleFunc("GET "+prefix+"/models/{id...}", h.getModel)
+	for _, rt := range h.routes() {
+		for _, prefix := range []string{"/v1", "/openai/v1"} {
+			h.mux.HandleFunc(rt.method+" "+prefix+rt.path, rt.handler)
+		}
 	}
 	return h
+}
+
+type route struct {
+	method, path string // path under /v1
+	handler      http.HandlerFunc
+}
+
+func (h *Handler) routes() []route {
+	return []route{
+		{"POST", "/chat/completions", h.chatCompletions},
+		{"GET", "/models", h.listModels},
+		{"GET", "/models/{id...}", h.getModel},
+	}
+}
+
+// Routes lists the endpoint's routes under /v1 as ServeMux patterns ("GET
+// /v1/models"); each is served under /openai/v1 too. /openapi.json's test reads it.
+func (h *Handler) Routes() []string {
+	var out []string
+	for _, rt := range h.routes() {
+		out = append(out, rt.method+" /v1"+rt.path)
+	}
+	return out
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {

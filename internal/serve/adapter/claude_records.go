@@ -1,0 +1,184 @@
+package adapter
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// claudeRecord holds the fields read from Claude Code's records: system/init,
+// assistant, user, stream_event (partial messages) and result. Other types are
+// skipped here and kept, like every record, in Result.Records.
+type claudeRecord struct {
+	Type      string `json:"type"`
+	Subtype   string `json:"subtype"`
+	SessionID string `json:"session_id"`
+	Message   *struct {
+		Content json.RawMessage `json:"content"`
+	} `json:"message"`
+
+	// result
+	Result       string          `json:"result"`
+	IsError      bool            `json:"is_error"`
+	Usage        json.RawMessage `json:"usage"`
+	TotalCostUSD float64         `json:"total_cost_usd"`
+	StopReason   string          `json:"stop_reason"`
+	// APIErrorStatus is the provider's HTTP status when the run ended on its error.
+	APIErrorStatus   *int            `json:"api_error_status"`
+	StructuredOutput json.RawMessage `json:"structured_output"`
+	// SinceLastResult is this run's own usage per model, where total_cost_usd is the
+	// session's running total (Claude Code 2.1.328 prints both).
+	SinceLastResult map[string]struct {
+		CostUSD float64 `json:"costUSD"`
+	} `json:"model_usage_since_last_result"`
+
+	Event *claudeStreamEvent `json:"event"`
+}
+
+type claudeStreamEvent struct {
+	Type  string `json:"type"`
+	Delta struct {
+		Type       string `json:"type"`
+		Text       string `json:"text"`
+		Thinking   string `json:"thinking"`
+		StopReason string `json:"stop_reason"`
+	} `json:"delta"`
+}
+
+// claudeBlock is a content block of an assistant or user message.
+type claudeBlock struct {
+	Type      string          `json:"type"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
+}
+
+// rawInError is how much of an unreadable line an error quotes: enough to see
+// what it was, not a megabyte of it.
+const rawInError = 300
+
+// decodeClaudeLine decodes one stdout line, or says why it cannot, quoting it.
+func decodeClaudeLine(line []byte, r *claudeRecord) error {
+	quoted := string(line)
+	if len(quoted) > rawInError {
+		quoted = quoted[:rawInError] + "…"
+	}
+	if !isObject(line) {
+		return fmt.Errorf("claude printed a line that is not a JSON record: %q", quoted)
+	}
+	if err := json.Unmarshal(line, r); err != nil {
+		return fmt.Errorf("claude printed a record that cannot be read (%v): %q", err, quoted)
+	}
+	return nil
+}
+
+// answer is the run's answer as the result record gives it: the structured
+// output when a schema asked for one, else the final message's text.
+func (r *claudeRecord) answer() string {
+	if len(r.StructuredOutput) > 0 && string(r.StructuredOutput) != "null" {
+		return compactJSON(r.StructuredOutput)
+	}
+	if r.IsError {
+		return ""
+	}
+	return strings.TrimSpace(r.Result)
+}
+
+// usage is the run's own usage: the result's token counts are the run's, but
+// total_cost_usd is the session's running total, so a continued session would be
+// billed again for every earlier run. The run's own figure is used when printed;
+// else the total, which is the run's own only in a fresh session.
+func (r *claudeRecord) usage(req *Request) Usage {
+	u := usageFrom(r.Usage)
+	cost := r.TotalCostUSD
+	switch {
+	case r.SinceLastResult != nil:
+		cost = 0
+		for _, m := range r.SinceLastResult {
+			cost += m.CostUSD
+		}
+	case req.Resume == "" && !req.Continue:
+	case u.IsZero():
+		cost = 0 // no tokens in this run: nothing of the total is its own
+	}
+	if cost > 0 {
+		u.Cost, u.Currency = cost, "USD"
+	}
+	return u
+}
+
+// providerError is the failure a result record reports, and its kind from the
+// provider's status, or "" for a run that succeeded.
+func (r *claudeRecord) providerError() (string, ErrorKind) {
+	if !r.IsError {
+		return "", ""
+	}
+	msg := orDefault(strings.TrimSpace(r.Result), r.Subtype)
+	if r.APIErrorStatus == nil {
+		return msg, ""
+	}
+	switch *r.APIErrorStatus {
+	case 429:
+		return msg, ErrorRateLimit
+	case 401, 403:
+		return msg, ErrorAuth
+	default:
+		return msg, ErrorProvider
+	}
+}
+
+func (r *claudeRecord) blocks() []claudeBlock {
+	if r.Message == nil {
+		return nil
+	}
+	var bs []claudeBlock
+	if json.Unmarshal(r.Message.Content, &bs) != nil {
+		return nil
+	}
+	return bs
+}
+
+// ParseOutput reads the run from Claude Code's records. The answer is the final
+// result record's, not every assistant message: the narration before a tool call
+// stays in the records. A run cut before its result keeps the last assistant text,
+// and OutputError says so; an unreadable line is quoted there too.
+func (c *Claude) ParseOutput(stdout []byte, req *Request) Result {
+	var res Result
+	var problems []string
+	lastText, sawResult := "", false
+	for line := range lines(stdout) {
+		var r claudeRecord
+		if err := decodeClaudeLine(line, &r); err != nil {
+			problems = append(problems, err.Error())
+			continue
+		}
+		if res.SessionID == "" && r.SessionID != "" {
+			res.SessionID = r.SessionID // system/init comes first; any record carries it
+		}
+		switch r.Type {
+		case "assistant":
+			if r.Message != nil {
+				if t := strings.TrimSpace(textOf(r.Message.Content)); t != "" {
+					lastText = t
+				}
+			}
+		case "result":
+			sawResult = true
+			res.Usage = r.usage(req)
+			res.StopReason = r.StopReason
+			// The original never read is_error: a refused request came back as an
+			// empty success.
+			res.ProviderError, res.ErrorKind = r.providerError()
+			res.Text = r.answer()
+		}
+	}
+	if !sawResult {
+		res.Text = lastText
+		problems = append(problems, "claude's output ended without its result record: the answer is its last message")
+	}
+	res.OutputError = strings.Join(problems, "; ")
+	return res
+}
