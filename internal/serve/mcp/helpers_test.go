@@ -6,7 +6,9 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -32,6 +34,16 @@ type fakeAgent struct {
 	started chan string   // receives each slow prompt as it starts
 	release chan struct{} // closed to let slow prompts finish
 	stopped chan error    // receives why a slow prompt stopped early
+
+	mu   sync.Mutex
+	reqs []adapter.Request // every request, in order
+}
+
+// requests returns the requests the agent was given.
+func (f *fakeAgent) requests() []adapter.Request {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.reqs)
 }
 
 func newFakeAgent() *fakeAgent {
@@ -41,6 +53,9 @@ func newFakeAgent() *fakeAgent {
 func (f *fakeAgent) Name() string { return "fake" }
 
 func (f *fakeAgent) Run(ctx context.Context, req *adapter.Request, _ func(adapter.Event)) (adapter.Result, error) {
+	f.mu.Lock()
+	f.reqs = append(f.reqs, *req)
+	f.mu.Unlock()
 	if strings.Contains(req.Prompt, "slow") {
 		f.started <- req.Prompt
 		select {

@@ -278,3 +278,64 @@ func TestRunPromptCancelled(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+func TestRunPromptTakesTheOriginalNames(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	cs := h.connect(t)
+	res := call(t, cs, "run_prompt", map[string]any{"prompt": "hi", "workspace": "proj", "system_prompt": "Be a pirate.",
+		"append_system_prompt": "Be brief.", "no_continue": true, "timeout_seconds": 60,
+		"json_schema": map[string]any{"type": "object", "required": []string{"answer"}}})
+	raw, _ := json.Marshal(res.StructuredContent)
+	if res.IsError || !strings.Contains(string(raw), `"json":{"answer":"yes"}`) {
+		t.Fatalf("run_prompt = %v %s %q", res.IsError, raw, text(res))
+	}
+	reqs := h.agent.requests()
+	got := reqs[len(reqs)-1]
+	if got.SystemPrompt != "Be a pirate." || got.AppendSystemPrompt != "Be brief." || got.Continue || got.Timeout != time.Minute {
+		t.Errorf("the agent got %+v", got)
+	}
+
+	// By default a run continues the workspace's session, as /run does.
+	if res := call(t, cs, "run_prompt", map[string]any{"prompt": "again", "workspace": "proj"}); res.IsError {
+		t.Fatalf("%q", text(res))
+	}
+	reqs = h.agent.requests()
+	if !reqs[len(reqs)-1].Continue {
+		t.Errorf("run_prompt without noContinue started a new session")
+	}
+
+	res = call(t, cs, "run_prompt", map[string]any{"prompt": "x", "noContinue": false, "no_continue": true})
+	if !res.IsError || !strings.Contains(text(res), "noContinue and no_continue") {
+		t.Errorf("conflicting names: %v %q", res.IsError, text(res))
+	}
+	if n := len(h.agent.requests()); n != len(reqs) {
+		t.Errorf("a refused call ran the agent")
+	}
+}
+
+func TestRunPromptSchemaDocumentsTheDefault(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	cs := h.connect(t)
+	tools, err := cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if tool.Name != "run_prompt" {
+			continue
+		}
+		schema, _ := json.Marshal(tool.InputSchema)
+		for _, want := range []string{`"no_continue"`, `"system_prompt"`, `"json_schema"`, `by default (false) the run continues`} {
+			if !strings.Contains(string(schema), want) {
+				t.Errorf("run_prompt's schema lacks %s: %s", want, schema)
+			}
+		}
+		if !strings.Contains(tool.Description, "continues the workspace's last session unless noContinue") {
+			t.Errorf("description %q", tool.Description)
+		}
+		return
+	}
+	t.Fatal("no run_prompt tool")
+}
