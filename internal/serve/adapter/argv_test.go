@@ -37,8 +37,9 @@ func TestBuildArgv(t *testing.T) {
 			"codex exec resume --last --json --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox -"},
 		{"codex everything", &Codex{}, Request{Model: "m", Thinking: "high", SystemPrompt: `say "true"`, AppendSystemPrompt: "true",
 			Resume: "s-1", NoTools: true, ExtraArgs: []string{"--x"}},
-			`codex exec resume s-1 --json --skip-git-repo-check --sandbox read-only --model m -c model_reasoning_effort=high ` +
-				`-c instructions="say \"true\"" -c developer_instructions="true" -c features.shell_tool=false -c web_search=disabled --x -`},
+			`codex exec resume s-1 --json --skip-git-repo-check -c sandbox_mode="read-only" -c features.shell_tool=false ` +
+				`-c features.multi_agent=false -c web_search=disabled --model m -c model_reasoning_effort=high ` +
+				`-c instructions="say \"true\"" -c developer_instructions="true" --x -`},
 		{"pi fresh", &Pi{Getenv: noEnv}, Request{}, "pi -p --mode json --no-session"},
 		{"pi everything", &Pi{Getenv: noEnv}, full,
 			"pi -p --mode json --model m --thinking high --system-prompt sys --append-system-prompt more --session s-1 --tools Read,Grep --x"},

@@ -9,8 +9,8 @@ import (
 	"strings"
 )
 
-// Codex drives OpenAI's Codex CLI (`codex exec --json`), the prompt read from stdin
-// ("-"), sandbox and approvals off unless tools are disabled.
+// Codex drives OpenAI's Codex CLI (`codex exec --json`, tested with 0.169.0), the
+// prompt read from stdin ("-"), sandbox and approvals off unless tools are disabled.
 type Codex struct {
 	// Binary is the program to run; empty means "codex".
 	Binary string
@@ -31,6 +31,21 @@ func (c *Codex) Validate(req *Request) error {
 	return nil
 }
 
+// codexEphemeral reports a run that starts a fresh thread: it runs --ephemeral, so
+// Codex keeps no rollout of it and the thread cannot be resumed afterwards.
+func codexEphemeral(req *Request) bool { return req.Resume == "" && !req.Continue }
+
+// codexNoTools are the -c settings that take Codex's tools away: its sandbox
+// read-only (`codex exec resume` has no --sandbox flag, but every form of exec reads
+// sandbox_mode), the shell, web search and sub-agents off. What is left
+// (view_image, request_user_input, goals) reads nothing the prompt did not give.
+var codexNoTools = []string{
+	"-c", `sandbox_mode="read-only"`,
+	"-c", "features.shell_tool=false",
+	"-c", "features.multi_agent=false",
+	"-c", "web_search=disabled",
+}
+
 func (c *Codex) BuildArgv(req *Request) ([]string, error) {
 	argv := []string{orDefault(c.Binary, "codex"), "exec"}
 	switch {
@@ -41,11 +56,11 @@ func (c *Codex) BuildArgv(req *Request) ([]string, error) {
 	}
 	argv = append(argv, "--json", "--skip-git-repo-check")
 	if req.NoTools {
-		argv = append(argv, "--sandbox", "read-only")
+		argv = append(argv, codexNoTools...)
 	} else {
 		argv = append(argv, "--dangerously-bypass-approvals-and-sandbox")
 	}
-	if req.Resume == "" && !req.Continue {
+	if codexEphemeral(req) {
 		argv = append(argv, "--ephemeral")
 	}
 	if req.Model != "" {
@@ -60,9 +75,6 @@ func (c *Codex) BuildArgv(req *Request) ([]string, error) {
 	}
 	if req.AppendSystemPrompt != "" {
 		argv = append(argv, "-c", "developer_instructions="+tomlString(req.AppendSystemPrompt))
-	}
-	if req.NoTools {
-		argv = append(argv, "-c", "features.shell_tool=false", "-c", "web_search=disabled")
 	}
 	if len(req.JSONSchema) > 0 {
 		if req.TempDir == "" {
@@ -88,97 +100,12 @@ func tomlString(s string) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// codexRecord holds the fields read from Codex's exec records: thread.started,
-// item.completed, turn.completed, turn.failed and error.
-type codexRecord struct {
-	Type     string `json:"type"`
-	ThreadID string `json:"thread_id"`
-	Item     *struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	} `json:"item"`
-	Usage   json.RawMessage `json:"usage"`
-	Message string          `json:"message"`
-	Error   *struct {
-		Message string `json:"message"`
-	} `json:"error"`
-}
-
-func (r *codexRecord) errorText() string {
-	if r.Error != nil && r.Error.Message != "" {
-		return r.Error.Message
-	}
-	return r.Message
-}
-
-func (c *Codex) ParseOutput(stdout []byte, _ *Request) Result {
-	var res Result
-	var texts []string
-	var turnFailed, lastError string
-	completed := false
+func (c *Codex) ParseOutput(stdout []byte, req *Request) Result {
+	p := newCodexReader(req)
 	for line := range lines(stdout) {
-		var r codexRecord
-		if !decodeLine(line, &r) {
-			continue // Codex prints "ERROR ..." lines of its own among the records
-		}
-		switch r.Type {
-		case "thread.started":
-			res.SessionID = r.ThreadID
-		case "item.completed":
-			if r.Item != nil && r.Item.Type == "agent_message" {
-				texts = append(texts, r.Item.Text)
-			}
-		case "turn.completed":
-			res.Usage.Add(usageFrom(r.Usage))
-			completed = true
-		case "turn.failed":
-			turnFailed = r.errorText()
-		case "error":
-			lastError = r.errorText()
-		}
+		p.line(line)
 	}
-	res.Text = strings.Join(texts, "\n")
-	// An "error" record followed by a completed turn was a retry that worked
-	// (Codex reports its reconnections that way): not a failure.
-	switch {
-	case turnFailed != "":
-		res.ProviderError = turnFailed
-	case lastError != "" && !completed:
-		res.ProviderError = lastError
-	}
-	if completed {
-		res.StopReason = "stop"
-	}
-	return res
+	return p.result()
 }
 
-func (c *Codex) NewStream(*Request) Stream { return &codexStream{} }
-
-// codexStream remembers whether a message was streamed, to separate the next one
-// by a newline as ParseOutput does.
-type codexStream struct{ messages int }
-
-func (s *codexStream) Line(line []byte) []Event {
-	var r codexRecord
-	if !decodeLine(line, &r) {
-		return nil
-	}
-	switch r.Type {
-	case "thread.started":
-		return []Event{{Kind: EventSession, SessionID: r.ThreadID}}
-	case "item.completed":
-		if r.Item != nil && r.Item.Type == "agent_message" {
-			text := r.Item.Text
-			if s.messages++; s.messages > 1 {
-				text = "\n" + text
-			}
-			return []Event{{Kind: EventDelta, Text: text}}
-		}
-	case "turn.completed":
-		u := usageFrom(r.Usage)
-		return []Event{{Kind: EventUsage, Usage: &u}}
-	case "turn.failed", "error":
-		return []Event{{Kind: EventError, Text: r.errorText()}}
-	}
-	return nil
-}
+func (c *Codex) NewStream(req *Request) Stream { return newCodexReader(req) }

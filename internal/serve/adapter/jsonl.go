@@ -63,7 +63,7 @@ var usageKeys = []struct {
 	{[]string{"input_tokens", "inputTokens", "input", "prompt_tokens"}, func(u *Usage) *int64 { return &u.InputTokens }},
 	{[]string{"output_tokens", "outputTokens", "output", "completion_tokens"}, func(u *Usage) *int64 { return &u.OutputTokens }},
 	{[]string{"cache_read_input_tokens", "cached_input_tokens", "cacheRead", "cache_read_tokens"}, func(u *Usage) *int64 { return &u.CacheReadTokens }},
-	{[]string{"cache_creation_input_tokens", "cacheWrite", "cache_write_tokens"}, func(u *Usage) *int64 { return &u.CacheWriteTokens }},
+	{[]string{"cache_creation_input_tokens", "cache_write_input_tokens", "cacheWrite", "cache_write_tokens"}, func(u *Usage) *int64 { return &u.CacheWriteTokens }},
 	{[]string{"reasoning_output_tokens", "reasoning_tokens", "reasoningTokens"}, func(u *Usage) *int64 { return &u.ReasoningTokens }},
 }
 

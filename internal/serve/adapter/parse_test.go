@@ -16,7 +16,6 @@ import (
 
 const (
 	claudeSession = "8f2c3a1e-5b7d-4c9e-a1f0-2d3e4b5c6a7f"
-	codexThread   = "0199a213-81c0-7800-8aa1-bbab2a035a53"
 	piSession     = "ccd569e0-4e1b-4c7d-a981-637ed4107310"
 )
 
@@ -49,16 +48,6 @@ func TestParseOutput(t *testing.T) {
 		{&Claude{}, "claude-error.jsonl", Result{
 			SessionID:     claudeSession,
 			ProviderError: "API Error: 400 Output blocked by content filtering policy",
-		}},
-		{&Codex{}, "codex.jsonl", Result{
-			Text: "I listed the folder.\nThere is one Go file: main.go.", SessionID: codexThread, StopReason: "stop",
-			Usage: Usage{InputTokens: 24763, OutputTokens: 122, CacheReadTokens: 24448},
-		}},
-		{&Codex{}, "codex-reconnect.jsonl", Result{
-			Text: "Done.", SessionID: codexThread, StopReason: "stop", Usage: Usage{InputTokens: 100, OutputTokens: 5},
-		}},
-		{&Codex{}, "codex-failed.jsonl", Result{
-			SessionID: codexThread, ProviderError: "unexpected status 429 Too Many Requests: You exceeded your current quota",
 		}},
 		{&Pi{}, "pi.jsonl", Result{
 			Text: "There is one Go file: main.go.", SessionID: piSession, StopReason: "stop",
@@ -134,8 +123,6 @@ func TestStreams(t *testing.T) {
 		// Per token with them, the complete message not repeated.
 		{&Claude{}, "claude-partial.jsonl", []string{"Hel", "lo!"}, "session delta delta usage"},
 		{&Claude{}, "claude-error.jsonl", nil, "session usage error"},
-		{&Codex{}, "codex.jsonl", []string{"I listed the folder.", "\nThere is one Go file: main.go."}, "session delta delta usage"},
-		{&Codex{}, "codex-failed.jsonl", nil, "session error error"},
 		// Thinking deltas are not part of the answer.
 		{&Pi{}, "pi.jsonl", []string{"There is one", " Go file: main.go."}, "session delta delta usage"},
 		{&Pi{}, "pi-error.jsonl", nil, "session error"},

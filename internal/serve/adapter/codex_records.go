@@ -1,0 +1,241 @@
+package adapter
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// codexRecord holds the fields read from the records of `codex exec --json`:
+// thread.started, turn.started, item.started/updated/completed, turn.completed,
+// turn.failed and error. Items are whole when they come: Codex prints no deltas.
+type codexRecord struct {
+	Type     string          `json:"type"`
+	ThreadID string          `json:"thread_id"`
+	Item     *codexItem      `json:"item"`
+	Usage    json.RawMessage `json:"usage"`
+	Message  string          `json:"message"`
+	Error    *struct {
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+type codexItem struct {
+	ID               string `json:"id"`
+	Type             string `json:"type"`
+	Text             string `json:"text"`
+	Command          string `json:"command"`
+	AggregatedOutput string `json:"aggregated_output"`
+	ExitCode         *int   `json:"exit_code"`
+	Status           string `json:"status"`
+}
+
+func (r *codexRecord) errorText() string {
+	if r.Error != nil && r.Error.Message != "" {
+		return r.Error.Message
+	}
+	return r.Message
+}
+
+// codexRecordTypes are the record types of codex exec 0.169.0; another type is
+// reported once, so a newer Codex is noticed rather than half read.
+var codexRecordTypes = map[string]bool{
+	"thread.started": true, "turn.started": true, "turn.completed": true, "turn.failed": true,
+	"item.started": true, "item.updated": true, "item.completed": true, "error": true,
+}
+
+// codexReader reads one run's records, for ParseOutput (whole) and as a Stream
+// (line by line): both give the same answer.
+//
+// The answer is the agent messages after the run's last tool use: messages before a
+// tool are narration ("Running the tests."), streamed as reasoning. Since a
+// message's role is known only by what follows it, streamed messages wait for the
+// next record: a tool makes them narration, the turn's end makes them the answer.
+type codexReader struct {
+	ephemeral  bool
+	res        Result
+	answer     []string // messages since the last tool use
+	completed  bool
+	turnFailed string
+	lastError  string
+	warned     map[string]bool // unknown record types already reported
+	problems   []string        // lines that could not be read, for OutputError
+}
+
+func newCodexReader(req *Request) *codexReader {
+	return &codexReader{ephemeral: codexEphemeral(req), warned: map[string]bool{}}
+}
+
+// Line reads one line and returns its events.
+func (p *codexReader) Line(line []byte) []Event {
+	return p.line(line)
+}
+
+func (p *codexReader) line(line []byte) []Event {
+	var r codexRecord
+	if !isObject(line) {
+		return p.problem("codex printed a line that is not a JSON record: " + quoteRaw(line))
+	}
+	if err := json.Unmarshal(line, &r); err != nil {
+		return p.problem(fmt.Sprintf("codex printed a record that cannot be read (%v): %s", err, quoteRaw(line)))
+	}
+	switch r.Type {
+	case "thread.started":
+		// An ephemeral thread leaves no rollout: its id resumes nothing, so it is
+		// not reported, and a retry restates the task instead of resuming.
+		if p.ephemeral {
+			return nil
+		}
+		p.res.SessionID = r.ThreadID
+		return []Event{{Kind: EventSession, SessionID: r.ThreadID}}
+	case "item.started":
+		if r.Item != nil && r.Item.Type == "command_execution" {
+			evs := p.narration()
+			args, _ := json.Marshal(map[string]string{"command": r.Item.Command})
+			return append(evs, Event{Kind: EventToolCall, Tool: &ToolUse{ID: r.Item.ID, Name: "shell", Arguments: args}})
+		}
+	case "item.completed":
+		return p.item(r.Item)
+	case "turn.completed":
+		p.completed = true
+		u := usageFrom(r.Usage)
+		p.res.Usage.Add(u)
+		evs := p.final()
+		return append(evs, Event{Kind: EventUsage, Usage: &u})
+	case "turn.failed":
+		p.turnFailed = r.errorText()
+		return []Event{{Kind: EventError, Text: codexReason(p.turnFailed), ErrorKind: codexErrorKind(p.turnFailed)}}
+	case "error":
+		p.lastError = r.errorText()
+		return []Event{{Kind: EventError, Text: codexReason(p.lastError), ErrorKind: codexErrorKind(p.lastError)}}
+	default:
+		if !codexRecordTypes[r.Type] && !p.warned[r.Type] {
+			p.warned[r.Type] = true
+			return p.problem(fmt.Sprintf("codex printed a record of a type this adapter does not read (%q; codex 0.169.0 was tested), skipped: %s", r.Type, quoteRaw(line)))
+		}
+	}
+	return nil
+}
+
+// problem notes a line that could not be read: the run goes on with the next.
+func (p *codexReader) problem(msg string) []Event {
+	p.problems = append(p.problems, msg)
+	return []Event{{Kind: EventError, Text: msg}}
+}
+
+// item reads a completed item: an agent message joins the answer so far; a tool
+// use makes the messages before it narration.
+func (p *codexReader) item(it *codexItem) []Event {
+	if it == nil {
+		return nil
+	}
+	switch it.Type {
+	case "agent_message":
+		p.answer = append(p.answer, it.Text)
+		return nil
+	case "reasoning":
+		return []Event{{Kind: EventReasoning, Text: it.Text}}
+	case "error":
+		return nil // a warning of Codex's own (unknown model metadata), not the run's failure
+	case "command_execution":
+		evs := p.narration()
+		use := &ToolUse{ID: it.ID, Name: "shell", Output: it.AggregatedOutput, IsError: it.ExitCode == nil || *it.ExitCode != 0}
+		return append(evs, Event{Kind: EventToolResult, Tool: use})
+	default:
+		// file_change, mcp_tool_call, web_search, todo_list...: the agent used a tool.
+		return p.narration()
+	}
+}
+
+// narration turns the waiting messages into reasoning: a tool use followed them.
+func (p *codexReader) narration() []Event {
+	var evs []Event
+	for _, m := range p.answer {
+		evs = append(evs, Event{Kind: EventReasoning, Text: m})
+	}
+	p.answer = nil
+	return evs
+}
+
+// final streams the waiting messages as the answer: the turn ended after them.
+func (p *codexReader) final() []Event {
+	var evs []Event
+	for i, m := range p.answer {
+		if i > 0 {
+			m = "\n" + m
+		}
+		evs = append(evs, Event{Kind: EventDelta, Text: m})
+	}
+	return evs
+}
+
+// result is the run's Result. A provider error is read from Codex's own records,
+// whatever its exit code: turn.failed, or an error record with no completed turn
+// after it (one followed by a completed turn was a reconnection that worked).
+func (p *codexReader) result() Result {
+	res := p.res
+	res.Text = strings.Join(p.answer, "\n")
+	failure := p.turnFailed
+	if failure == "" && !p.completed {
+		failure = p.lastError
+	}
+	if failure != "" {
+		res.ProviderError, res.ErrorKind = codexReason(failure), codexErrorKind(failure)
+	}
+	problems := p.problems
+	switch {
+	case p.completed:
+		res.StopReason = "stop"
+	case p.turnFailed == "":
+		problems = append(problems, "codex's output ended without turn.completed or turn.failed: the answer is what came before")
+	}
+	res.OutputError = strings.Join(problems, "; ")
+	return res
+}
+
+// codexReason is the provider's own message when Codex passed its error body on
+// verbatim ({"error": {"message", "code"}}), else Codex's text.
+func codexReason(msg string) string {
+	var body struct {
+		Error struct {
+			Message string `json:"message"`
+			Code    string `json:"code"`
+		} `json:"error"`
+	}
+	if json.Unmarshal([]byte(msg), &body) != nil || body.Error.Message == "" {
+		return msg
+	}
+	if body.Error.Code != "" {
+		return body.Error.Message + " (" + body.Error.Code + ")"
+	}
+	return body.Error.Message
+}
+
+// codexErrorKind classifies Codex's error text; Codex writes the provider's HTTP
+// status into it ("last status: 429 Too Many Requests", "unexpected status 401").
+func codexErrorKind(msg string) ErrorKind {
+	has := func(words ...string) bool {
+		for _, w := range words {
+			if strings.Contains(msg, w) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has("429 Too Many Requests", "rate_limit_exceeded", "insufficient_quota"):
+		return ErrorRateLimit
+	case has("401 Unauthorized", "403 Forbidden", "invalid_api_key"):
+		return ErrorAuth
+	case has("stream disconnected", "error sending request", "Connection refused", "timed out"):
+		return ErrorUnreachable
+	}
+	return ErrorProvider
+}
+
+func quoteRaw(line []byte) string {
+	if len(line) > rawInError {
+		return fmt.Sprintf("%q... (%d bytes)", line[:rawInError], len(line))
+	}
+	return fmt.Sprintf("%q", line)
+}
