@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -35,9 +36,10 @@ func TestOfficialOpenAISDK(t *testing.T) {
 		fakemodel.Turn{Text: []string{"18C in Lyon."}},
 		fakemodel.Turn{Text: []string{"```json\n{\"city\":\"Lyon\",\"temp\":18}\n```"}},
 	)
+	cli, agent := cliServer(t, "A pixel.")
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, filepath.Join(clientDir, "client.mjs"), srv.URL+"/openai/v1", testToken)
+	cmd := exec.CommandContext(ctx, node, filepath.Join(clientDir, "client.mjs"), srv.URL+"/openai/v1", testToken, cli.URL+"/v1")
 	cmd.Env = append(os.Environ(), "OPENAI_BASE_URL=", "OPENAI_API_KEY=")
 	out, err := cmd.Output()
 	if err != nil {
@@ -52,16 +54,22 @@ func TestOfficialOpenAISDK(t *testing.T) {
 		t.Fatalf("client output %q: %v", out, err)
 	}
 	want := map[string]string{
-		"plain":    `{"content":"Bonjour","finish":"stop","id":"` + at(got, "plain", "id").(string) + `","object":"chat.completion","usage":{"completion_tokens":2,"prompt_tokens":3,"total_tokens":5}}`,
-		"stream":   `{"chunks":6,"finish":"stop","text":"one two three","usage":{"completion_tokens":3,"prompt_tokens":4,"total_tokens":7}}`,
-		"tools":    `{"answer":"18C in Lyon.","args":{"city":"Lyon"},"finish":"tool_calls","id":"call_w","name":"get_weather"}`,
-		"schema":   `{"city":"Lyon","temp":18}`,
-		"notFound": `{"cls":"NotFoundError","code":"model_not_found","param":"model","status":404}`,
+		"plain":     `{"content":"Bonjour","finish":"stop","id":"` + at(got, "plain", "id").(string) + `","object":"chat.completion","usage":{"completion_tokens":2,"prompt_tokens":3,"total_tokens":5}}`,
+		"stream":    `{"chunks":6,"finish":"stop","text":"one two three","usage":{"completion_tokens":3,"prompt_tokens":4,"total_tokens":7}}`,
+		"tools":     `{"answer":"18C in Lyon.","args":{"city":"Lyon"},"finish":"tool_calls","id":"call_w","name":"get_weather"}`,
+		"schema":    `{"city":"Lyon","temp":18}`,
+		"notFound":  `{"cls":"NotFoundError","code":"model_not_found","param":"model","status":404}`,
+		"image":     `"A pixel."`,
+		"badHeader": `{"cls":"BadRequestError","code":null,"param":"X-Aicodebox-No-Tools","status":400}`,
+		"remote":    `{"cls":"BadRequestError","code":"remote_image_refused","param":"messages[0].content[0].image_url.url","status":400}`,
 	}
 	for k, w := range want {
 		if g := jsonOf(got[k]); g != w {
 			t.Errorf("%s:\n got %s\nwant %s", k, g, w)
 		}
+	}
+	if p := agent.read(t, 1, "prompt"); !strings.Contains(p, "_oai_uploads/upload_") || agent.runs(t) != 1 {
+		t.Errorf("the CLI agent's prompt %q after %d runs", p, agent.runs(t))
 	}
 	if msgs := jsonOf(fake.Requests()[3].JSON["messages"]); msgs != `[{"content":"Weather in Lyon?","role":"user"},{"role":"assistant","tool_calls":[{"function":{"arguments":"{\"city\":\"Lyon\"}","name":"get_weather"},"id":"call_w","type":"function"}]},{"content":"18C","role":"tool","tool_call_id":"call_w"}]` {
 		t.Errorf("the tool round trip sent %s", msgs)

@@ -1,9 +1,11 @@
 // Drives the OpenAI-compatible endpoint with the official openai SDK: plain chat,
-// streamed chat with usage, a tool call round trip and json_schema. Prints one JSON
-// line of what it saw; interop_test.go checks it. Usage: node client.mjs BASE_URL TOKEN
+// streamed chat with usage, a tool call round trip and json_schema; then, on a CLI
+// agent's endpoint, an image as a data URL with a run header, a malformed header and
+// a remote image. Prints one JSON line of what it saw; interop_test.go checks it.
+// Usage: node client.mjs BASE_URL TOKEN CLI_BASE_URL
 import OpenAI from "openai";
 
-const [baseURL, apiKey] = process.argv.slice(2);
+const [baseURL, apiKey, cliURL] = process.argv.slice(2);
 const client = new OpenAI({ baseURL, apiKey, maxRetries: 0, timeout: 20000 });
 const out = {};
 
@@ -50,4 +52,20 @@ try {
 } catch (e) {
   out.notFound = { status: e.status, code: e.code, param: e.param, cls: e.constructor.name };
 }
+const cli = new OpenAI({ baseURL: cliURL, apiKey, maxRetries: 0, timeout: 20000 });
+const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJ";
+const seen = await cli.chat.completions.create({ model: "", messages: [{ role: "user", content: [
+  { type: "text", text: "What is this?" }, { type: "image_url", image_url: { url: `data:image/png;base64,${png}` } }] }] },
+  { headers: { "x-aicodebox-timeout-seconds": "30" } });
+out.image = seen.choices[0].message.content;
+const refused = async (body, options) => {
+  try {
+    await cli.chat.completions.create(body, options);
+    return "no error";
+  } catch (e) {
+    return { status: e.status, code: e.code, param: e.param, cls: e.constructor.name };
+  }
+};
+out.badHeader = await refused({ model: "", messages: [{ role: "user", content: "x" }] }, { headers: { "x-aicodebox-no-tools": "maybe" } });
+out.remote = await refused({ model: "", messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://example.com/cat.png" } }] }] });
 console.log(JSON.stringify(out));
