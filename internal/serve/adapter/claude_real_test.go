@@ -244,7 +244,9 @@ func TestRealClaudeProviderError(t *testing.T) {
 	if !strings.Contains(res.ProviderError, "Output blocked by content filtering policy") || res.ErrorKind != adapter.ErrorProvider || res.Text != "" {
 		t.Errorf("provider error %q kind %q text %q", res.ProviderError, res.ErrorKind, res.Text)
 	}
-	i := slices.IndexFunc(evs, func(e adapter.Event) bool { return e.Kind == adapter.EventError && e.ErrorKind == adapter.ErrorProvider })
+	i := slices.IndexFunc(evs, func(e adapter.Event) bool {
+		return e.Kind == adapter.EventError && e.ErrorKind == adapter.ErrorProvider
+	})
 	if i < 0 {
 		t.Errorf("no provider error event in %+v", evs)
 	}
