@@ -11,8 +11,8 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/etalab-ia/albert-code/internal/textdiff"
 	"github.com/etalab-ia/albert-code/internal/sandbox"
+	"github.com/etalab-ia/albert-code/internal/textdiff"
 	"github.com/etalab-ia/albert-code/internal/tool"
 	"github.com/etalab-ia/albert-code/internal/tool/builtin"
 )

@@ -202,15 +202,3 @@ func realPath(p string) string {
 	}
 	return abs
 }
-
-// describe renders records for error messages and tests.
-func describe(rs []record) string {
-	var b strings.Builder
-	for _, r := range rs {
-		b.WriteByte(r.op)
-		b.WriteByte(' ')
-		b.WriteString(r.path)
-		b.WriteByte('\n')
-	}
-	return b.String()
-}
