@@ -3,6 +3,7 @@ package adapter_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
+	"github.com/etalab-ia/albert-code/internal/serve/structured"
 )
 
 // The real Claude Code (pinned in testdata/clis/package-lock.json, installed by
@@ -277,4 +279,113 @@ func TestRealClaudeAsRootNeedsTheSandboxSwitch(t *testing.T) {
 	if err := rc.claude.CheckRoot(); err == nil {
 		t.Error("CheckRoot let root run claude outside a sandbox")
 	}
+}
+
+// TestRealClaudeStructuredRetries: Claude Code enforces the schema with its
+// StructuredOutput tool; when the model still answers prose, serve's corrective
+// prompt resumes the session, and the second attempt's structured output is the
+// answer. Each attempt is billed for itself.
+func TestRealClaudeStructuredRetries(t *testing.T) {
+	t.Parallel()
+	u := &fakemodel.Usage{PromptTokens: 500, CompletionTokens: 20}
+	rc := newRealClaude(t,
+		// Attempt 1: prose, then prose again after Claude Code's own reminder.
+		fakemodel.Turn{Text: []string{"forty-two"}, Usage: u},
+		fakemodel.Turn{Text: []string{"still prose"}, Usage: u},
+		// Attempt 2, in the same session: the tool call with a valid value.
+		fakemodel.Turn{ToolCalls: []fakemodel.ToolCall{{Name: "StructuredOutput", Arguments: `{"answer":42}`}}, Usage: u},
+	)
+	raw := json.RawMessage(`{"type":"object","properties":{"answer":{"type":"integer"}},"required":["answer"]}`)
+	schema, err := structured.Compile(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := rc.request("What is the answer?")
+	base.JSONSchema = raw
+	o, err := structured.Run(t.Context(), base.Prompt, schema, func(ctx context.Context, turn structured.Turn) (adapter.Result, error) {
+		req := base
+		req.Prompt, req.Resume = turn.Prompt, turn.Resume
+		res, _, err := rc.runAny(ctx, req)
+		return res, err
+	}, structured.Options{})
+	if err != nil || o.End != structured.Matched {
+		t.Fatalf("end %s, err %v, attempts %+v", o.End, err, o.Attempts)
+	}
+	if len(o.Attempts) != 2 || string(o.Parsed.JSON) != `{"answer":42}` {
+		t.Fatalf("%d attempts, parsed %s", len(o.Attempts), o.Parsed.JSON)
+	}
+	a1, a2 := o.Attempts[0].Result, o.Attempts[1].Result
+	if a1.Text != "still prose" || a2.SessionID != a1.SessionID {
+		t.Errorf("attempt 1 %q in %q, attempt 2 in %q: want the retry in the same session", a1.Text, a1.SessionID, a2.SessionID)
+	}
+	// Attempt 1 made two model calls and attempt 2 one, at the same price each.
+	if c1, c2 := a1.Usage.Cost, a2.Usage.Cost; c1 <= 0 || !near(c1, 2*c2) || !near(o.Usage.Cost, 3*c2) {
+		t.Errorf("costs: attempt 1 %v, attempt 2 %v, total %v; want 2:1 and their sum", c1, c2, o.Usage.Cost)
+	}
+}
+
+func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
+
+// TestRealClaudeCancelInsideATool: a run cancelled while its Bash call sleeps
+// leaves no process of its tree: Claude Code, its shell, the sleep.
+func TestRealClaudeCancelInsideATool(t *testing.T) {
+	t.Parallel()
+	// A duration no other process has; "echo &&" because Claude Code refuses a
+	// standalone sleep.
+	sleep := fmt.Sprintf("sleep 300.%d", time.Now().UnixNano()%1_000_000)
+	rc := newRealClaude(t, fakemodel.Turn{ToolCalls: []fakemodel.ToolCall{bashCall("toolu_sleep", "echo started && "+sleep)}})
+	marker := "ALBERT_CODE_TEST_RUN=" + rc.home // Claude Code and what it starts with our environment
+	rc.opts.BaseEnv = append(rc.opts.BaseEnv, marker)
+	ofRun := func() []string {
+		return append(processesWhere(func(_, cmd string) bool { return cmd == sleep }),
+			processesWhere(func(env, _ string) bool { return slices.Contains(strings.Split(env, "\x00"), marker) })...)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	done := make(chan adapter.Result, 1)
+	go func() {
+		res, _, _ := rc.runAny(ctx, rc.request("Sleep."))
+		done <- res
+	}()
+	deadline := time.Now().Add(claudeRunTimeout)
+	for len(processesWhere(func(_, cmd string) bool { return cmd == sleep })) == 0 {
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("the Bash call never started; the run's processes: %q", ofRun())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cancel()
+	select {
+	case res := <-done:
+		if res.Stopped != "cancelled" {
+			t.Errorf("stopped %q, want cancelled", res.Stopped)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the cancelled run did not return")
+	}
+	for deadline := time.Now().Add(10 * time.Second); len(ofRun()) > 0; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("processes of the cancelled run remain: %q", ofRun())
+		}
+	}
+}
+
+// processesWhere lists the command lines of the live processes for which match,
+// given their environment and command line, holds (zombies have neither).
+func processesWhere(match func(env, cmd string) bool) []string {
+	var out []string
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		env, err := os.ReadFile(filepath.Join("/proc", d.Name(), "environ"))
+		if err != nil {
+			continue
+		}
+		raw, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
+		cmd := strings.TrimSpace(strings.ReplaceAll(string(raw), "\x00", " "))
+		if match(string(env), cmd) {
+			out = append(out, d.Name()+": "+cmd)
+		}
+	}
+	return out
 }
