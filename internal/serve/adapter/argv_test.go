@@ -38,7 +38,7 @@ func TestBuildArgv(t *testing.T) {
 		{"codex everything", &Codex{}, Request{Model: "m", Thinking: "high", SystemPrompt: `say "true"`, AppendSystemPrompt: "true",
 			Resume: "s-1", NoTools: true, ExtraArgs: []string{"--x"}},
 			`codex exec resume s-1 --json --skip-git-repo-check -c sandbox_mode="read-only" -c features.shell_tool=false ` +
-				`-c features.multi_agent=false -c web_search=disabled --model m -c model_reasoning_effort=high ` +
+				`-c web_search=disabled --model m -c model_reasoning_effort=high ` +
 				`-c instructions="say \"true\"" -c developer_instructions="true" --x -`},
 		{"pi fresh", &Pi{Getenv: noEnv}, Request{}, "pi -p --mode json --no-session"},
 		{"pi everything", &Pi{Getenv: noEnv}, full,

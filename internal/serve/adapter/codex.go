@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,12 +38,12 @@ func codexEphemeral(req *Request) bool { return req.Resume == "" && !req.Continu
 
 // codexNoTools are the -c settings that take Codex's tools away: its sandbox
 // read-only (`codex exec resume` has no --sandbox flag, but every form of exec reads
-// sandbox_mode), the shell, web search and sub-agents off. What is left
-// (view_image, request_user_input, goals) reads nothing the prompt did not give.
+// sandbox_mode), the shell and web search off. What 0.169.0 still offers
+// (view_image, request_user_input, goals, multi_agent_v1, which no setting removes)
+// runs no command and writes nothing under read-only.
 var codexNoTools = []string{
 	"-c", `sandbox_mode="read-only"`,
 	"-c", "features.shell_tool=false",
-	"-c", "features.multi_agent=false",
 	"-c", "web_search=disabled",
 }
 
@@ -109,3 +110,38 @@ func (c *Codex) ParseOutput(stdout []byte, req *Request) Result {
 }
 
 func (c *Codex) NewStream(req *Request) Stream { return newCodexReader(req) }
+
+// Env pins CODEX_HOME in the request's environment when the run resumes a thread, so
+// that ParseOutput finds the thread's rollout (see codexUsageBefore). req.Env is
+// copied, never changed in place: it may be shared with the caller.
+func (c *Codex) Env(req *Request, base []string) []string {
+	if !codexEphemeral(req) && req.Env["CODEX_HOME"] == "" {
+		if home := codexHome(base); home != "" {
+			env := maps.Clone(req.Env)
+			if env == nil {
+				env = map[string]string{}
+			}
+			env["CODEX_HOME"] = home
+			req.Env = env
+		}
+	}
+	return mergeEnv(base, req.Env)
+}
+
+// codexHome is where codex keeps its state in an environment: $CODEX_HOME, else
+// $HOME/.codex; empty when neither is set.
+func codexHome(env []string) string {
+	var home string
+	for _, kv := range env {
+		switch name, value, _ := strings.Cut(kv, "="); name {
+		case "CODEX_HOME":
+			return value
+		case "HOME":
+			home = value
+		}
+	}
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".codex")
+}

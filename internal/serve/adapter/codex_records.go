@@ -53,6 +53,7 @@ var codexRecordTypes = map[string]bool{
 // next record: a tool makes them narration, the turn's end makes them the answer.
 type codexReader struct {
 	ephemeral  bool
+	home       string // CODEX_HOME, to read a resumed thread's usage before this run
 	res        Result
 	answer     []string // messages since the last tool use
 	completed  bool
@@ -63,7 +64,7 @@ type codexReader struct {
 }
 
 func newCodexReader(req *Request) *codexReader {
-	return &codexReader{ephemeral: codexEphemeral(req), warned: map[string]bool{}}
+	return &codexReader{ephemeral: codexEphemeral(req), home: req.Env["CODEX_HOME"], warned: map[string]bool{}}
 }
 
 // Line reads one line and returns its events.
@@ -99,6 +100,9 @@ func (p *codexReader) line(line []byte) []Event {
 	case "turn.completed":
 		p.completed = true
 		u := usageFrom(r.Usage)
+		if !p.ephemeral {
+			u = u.minus(codexUsageBefore(p.home, p.res.SessionID))
+		}
 		p.res.Usage.Add(u)
 		evs := p.final()
 		return append(evs, Event{Kind: EventUsage, Usage: &u})
@@ -223,7 +227,7 @@ func codexErrorKind(msg string) ErrorKind {
 		return false
 	}
 	switch {
-	case has("429 Too Many Requests", "rate_limit_exceeded", "insufficient_quota"):
+	case has("429 Too Many Requests", "rate_limit_exceeded", "insufficient_quota", "Quota exceeded"):
 		return ErrorRateLimit
 	case has("401 Unauthorized", "403 Forbidden", "invalid_api_key"):
 		return ErrorAuth

@@ -1,0 +1,65 @@
+package adapter
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+)
+
+// codexUsageBefore is the token usage a resumed thread had before this run. Codex's
+// turn.completed gives the thread's running total, not the run's: a continued run
+// would be billed for the whole thread. The rollout
+// ($CODEX_HOME/sessions/YYYY/MM/DD/rollout-…-<thread>.jsonl) records a token_count
+// with the total after each model call and a task_started at each run's start: the
+// total before the last task_started is what earlier runs used. Zero when the
+// rollout cannot be found or read (the total is then reported as it is).
+func codexUsageBefore(home, thread string) Usage {
+	if home == "" || thread == "" {
+		return Usage{}
+	}
+	paths, _ := filepath.Glob(filepath.Join(home, "sessions", "*", "*", "*", "rollout-*-"+thread+".jsonl"))
+	if len(paths) != 1 {
+		return Usage{}
+	}
+	f, err := os.Open(paths[0])
+	if err != nil {
+		return Usage{}
+	}
+	defer f.Close()
+	var total, before Usage
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 64<<20) // a rollout line holds whole tool outputs
+	for sc.Scan() {
+		var r struct {
+			Type    string `json:"type"`
+			Payload struct {
+				Type string `json:"type"`
+				Info *struct {
+					Total json.RawMessage `json:"total_token_usage"`
+				} `json:"info"`
+			} `json:"payload"`
+		}
+		if json.Unmarshal(sc.Bytes(), &r) != nil || r.Type != "event_msg" {
+			continue
+		}
+		switch {
+		case r.Payload.Type == "task_started":
+			before = total
+		case r.Payload.Type == "token_count" && r.Payload.Info != nil:
+			total = usageFrom(r.Payload.Info.Total)
+		}
+	}
+	return before
+}
+
+// minus is u less what was counted before; a counter never goes below zero.
+func (u Usage) minus(before Usage) Usage {
+	sub := func(a, b int64) int64 { return max(a-b, 0) }
+	u.InputTokens = sub(u.InputTokens, before.InputTokens)
+	u.OutputTokens = sub(u.OutputTokens, before.OutputTokens)
+	u.CacheReadTokens = sub(u.CacheReadTokens, before.CacheReadTokens)
+	u.CacheWriteTokens = sub(u.CacheWriteTokens, before.CacheWriteTokens)
+	u.ReasoningTokens = sub(u.ReasoningTokens, before.ReasoningTokens)
+	return u
+}
