@@ -284,6 +284,14 @@ func buildBackend(c serveconfig.Config) (adapter.Backend, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if cl, ok := a.(*adapter.Claude); ok {
+		// As root, Claude Code runs only when told it is sandboxed: by serve's OS
+		// sandbox, or by ALBERT_CODE_SANDBOXED=1 from a container image that is one.
+		cl.Sandboxed = c.AdapterSandbox != "" || os.Getenv("ALBERT_CODE_SANDBOXED") == "1"
+		if err := cl.CheckRoot(); err != nil {
+			return nil, nil, err
+		}
+	}
 	return a, adapter.Models(a), nil
 }
 

@@ -69,6 +69,7 @@ func TestServeKillsWhatACrashedRunLeftRunning(t *testing.T) {
 		port := strconv.Itoa(freePort(t))
 		cmd, stderr, exited := startServe(ctx, t, h, "ALBERT_CODE_API_MODE=1", "ALBERT_CODE_API_MODE_PORT="+port,
 			"ALBERT_CODE_API_MODE_TOKEN="+token, "ALBERT_CODE_ADAPTER=claude", "ALBERT_CODE_AGENT_BINARY="+script,
+			"ALBERT_CODE_SANDBOXED=1", // the fake agent is no Claude Code: root may run it
 			"FAKE_DIR="+fake, "FAKE_TRANSCRIPT="+transcript, "FAKE_MODE=hang")
 		base := "http://127.0.0.1:" + port
 		waitHealthy(t, base, exited, stderr)
