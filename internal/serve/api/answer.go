@@ -104,12 +104,6 @@ func (a *answer) classify(ctx context.Context, res adapter.Result, err error) {
 			what = "its idle timeout (idleTimeoutSeconds): no output for that long"
 		}
 		fail(http.StatusGatewayTimeout, "the run was stopped at "+what)
-	case res.ExitCode != 0:
-		detail := fmt.Sprintf("the agent exited with code %d", res.ExitCode)
-		if res.Signal != "" {
-			detail = "the agent was killed by signal " + res.Signal
-		}
-		fail(http.StatusInternalServerError, detail)
 	case res.ProviderError != "":
 		a.body.ProviderError, a.body.ErrorKind = res.ProviderError, res.ErrorKind
 		switch res.ErrorKind {
@@ -120,6 +114,14 @@ func (a *answer) classify(ctx context.Context, res adapter.Result, err error) {
 		default:
 			fail(http.StatusBadRequest, "the model provider refused the request: "+res.ProviderError)
 		}
+	// After the provider's refusal: the real CLIs exit 1 on one, and its reason is
+	// what the client needs.
+	case res.ExitCode != 0:
+		detail := fmt.Sprintf("the agent exited with code %d", res.ExitCode)
+		if res.Signal != "" {
+			detail = "the agent was killed by signal " + res.Signal
+		}
+		fail(http.StatusInternalServerError, detail)
 	default:
 		a.status, a.final = http.StatusOK, runstore.Completed
 	}

@@ -168,10 +168,12 @@ func failure(res adapter.Result) (End, bool) {
 	switch {
 	case res.Stopped == "cancelled":
 		return Cancelled, true
-	case res.ExitCode != 0 || (res.Stopped != "" && res.Stopped != "exited"):
+	case res.Stopped != "" && res.Stopped != "exited":
 		return AgentFailed, true
-	case res.ProviderError != "":
+	case res.ProviderError != "": // whatever the exit code: the real CLIs exit 1 on one
 		return ProviderRefused, true
+	case res.ExitCode != 0:
+		return AgentFailed, true
 	}
 	return "", false
 }

@@ -109,6 +109,8 @@ func TestRunStopsWithoutRetrying(t *testing.T) {
 	cancelled.Stopped = "cancelled"
 	refused := answer("", "", 1)
 	refused.ProviderError = "quota exhausted"
+	refusedWithExit := refused
+	refusedWithExit.ExitCode = 1
 	tests := []struct {
 		name    string
 		results []adapter.Result
@@ -121,6 +123,7 @@ func TestRunStopsWithoutRetrying(t *testing.T) {
 		{"timeout", []adapter.Result{timedOut}, Options{}, AgentFailed, 1},
 		{"cancelled run", []adapter.Result{cancelled}, Options{}, Cancelled, 1},
 		{"provider refusal", []adapter.Result{refused}, Options{}, ProviderRefused, 1},
+		{"provider refusal and exit 1", []adapter.Result{refusedWithExit}, Options{}, ProviderRefused, 1},
 		{"no retries asked", []adapter.Result{answer("x", "s", 1)}, Options{MaxRetries: -1}, Exhausted, 1},
 		{"one retry asked", []adapter.Result{answer("x", "s", 1), answer("y", "s", 1)}, Options{MaxRetries: 1}, Exhausted, 2},
 		{"unchecked answer", []adapter.Result{answer(`{"tool_calls":[]}`, "s", 1)},

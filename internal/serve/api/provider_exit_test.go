@@ -1,0 +1,38 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"testing"
+
+	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+)
+
+// exitingRefusal plays a real CLI refused by its provider: codex and Claude Code
+// exit 1 and say why in their own records.
+type exitingRefusal struct{}
+
+func (exitingRefusal) Name() string { return "refused" }
+
+func (exitingRefusal) Run(context.Context, *adapter.Request, func(adapter.Event)) (adapter.Result, error) {
+	return adapter.Result{ExitCode: 1, Stopped: "exited", ProviderError: "Invalid schema for response_format (invalid_json_schema)",
+		ErrorKind: adapter.ErrorProvider}, nil
+}
+
+// A provider's refusal is a providerError with its reason whatever the CLI's exit
+// code, with a schema or without: not a 500 "the agent exited with code 1".
+func TestProviderRefusalWithAnExitCodeIsTheProvidersError(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, setup{backend: exitingRefusal{}})
+	for _, body := range []map[string]any{
+		{"prompt": "hi"},
+		{"prompt": "hi", "jsonSchema": map[string]any{"type": "object"}},
+	} {
+		var out map[string]any
+		resp, raw := h.do("POST", "/run", body, &out)
+		wantStatus(t, resp, raw, http.StatusBadRequest)
+		if out["providerError"] != "Invalid schema for response_format (invalid_json_schema)" || out["errorKind"] != "provider" {
+			t.Errorf("%s", raw)
+		}
+	}
+}
