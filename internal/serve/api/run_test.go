@@ -20,7 +20,7 @@ func TestLeanAnswerFromACLIAgent(t *testing.T) {
 	var out map[string]any
 	resp, body := h.do("POST", "/run", map[string]any{"prompt": "list the Go files", "workspace": "proj"}, &out)
 	wantStatus(t, resp, body, http.StatusOK)
-	if len(out) != 4 || out["text"] != "Let me look at the files. There is one Go file: main.go." || out["exitCode"] != 0.0 ||
+	if len(out) != 4 || out["text"] != "There is one Go file: main.go." || out["exitCode"] != 0.0 ||
 		out["workspace"] != filepath.Join(h.srv.opts.Root.Dir(), "proj") || len(out["runId"].(string)) != 32 {
 		t.Errorf("lean answer %s", body)
 	}
@@ -133,7 +133,7 @@ func TestAsyncRunIsPolledAndSurvivesARestart(t *testing.T) {
 	waitFor(t, "the async run to complete", func() bool { return h.status(id) == "completed" })
 	var res map[string]any
 	h.do("GET", "/run/result?runId="+id, nil, &res)
-	if res["text"] != "Let me look at the files. There is one Go file: main.go." {
+	if res["text"] != "There is one Go file: main.go." {
 		t.Errorf("result %v", res)
 	}
 	// Another server on the same store file reads it too.
