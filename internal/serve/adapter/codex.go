@@ -145,3 +145,7 @@ func codexHome(env []string) string {
 	}
 	return filepath.Join(home, ".codex")
 }
+
+// WholeMessages reports that codex prints every item whole: its JSON records carry
+// no deltas, so a stream has nothing to send until a message is done.
+func (c *Codex) WholeMessages() bool { return true }

@@ -115,6 +115,10 @@ func (h *Handler) workspaceOf(r *http.Request) (dir string, done func(), aerr *a
 	return tmp.Dir, func() { _ = tmp.Remove() }, nil
 }
 
+// wholeMessages is an adapter whose agent prints its answer only once it is whole
+// (codex): a stream opens at once, so the client does not time out meanwhile.
+type wholeMessages interface{ WholeMessages() bool }
+
 // cliPlain runs the agent once and passes its answer on, streaming its deltas as
 // they come when the client streams.
 func (h *Handler) cliPlain(w http.ResponseWriter, r *http.Request, a adapter.Adapter, c *chat, ans *answer, req adapter.Request) {
@@ -126,6 +130,9 @@ func (h *Handler) cliPlain(w http.ResponseWriter, r *http.Request, a adapter.Ada
 		req.StreamTokens = true
 		s = newStream(w, ans, c.includeUsage())
 		defer s.close()
+		if w, ok := a.(wholeMessages); ok && w.WholeMessages() {
+			s.open()
+		}
 		emit = func(ev adapter.Event) {
 			switch ev.Kind {
 			case adapter.EventDelta:

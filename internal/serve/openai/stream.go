@@ -2,6 +2,7 @@ package openai
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -65,6 +66,21 @@ func (s *stream) start() {
 	h.Set("X-Accel-Buffering", "no") // nginx would otherwise hold the events back
 	s.w.WriteHeader(http.StatusOK)
 	s.put(s.encode(delta{Role: "assistant", Content: ptr("")}, nil))
+}
+
+// open sends the headers, the role chunk and an SSE comment at once, for an agent
+// that prints nothing until its answer is whole (codex): the client sees the
+// stream alive instead of timing out. Errors then go in the stream.
+func (s *stream) open() {
+	s.start()
+	s.mu.Lock()
+	_, err := io.WriteString(s.w, ": the agent is working\n\n") // a comment: clients skip it
+	s.dirty = true
+	s.mu.Unlock()
+	if err != nil {
+		s.broken.Store(true)
+	}
+	s.flush()
 }
 
 func (s *stream) text(t string) {
