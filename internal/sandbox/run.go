@@ -181,6 +181,9 @@ func (s *Sandbox) Confine(mode Mode, cmd *exec.Cmd) (release func(), err error) 
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: make the private temporary directory: %w", err)
 	}
+	// The system's /tmp is not writable inside: programs that keep state under
+	// $TMPDIR (Claude Code's Bash tool does) get the private one.
+	cmd.Env = append(orEnviron(cmd.Env), "TMPDIR="+tmp)
 	return confine(cmd, s.backend, s.policy(mode, tmp))
 }
 

@@ -30,7 +30,7 @@ func shAgent(t *testing.T) adapter.Adapter {
 func TestAdapterSandbox(t *testing.T) {
 	t.Setenv("ANTHROPIC_API_KEY", "sk-agent-needs-this")
 	ws, state, outside := t.TempDir(), t.TempDir(), t.TempDir()
-	script := "echo ok > inside; echo s > " + state + "/s; echo x > " + outside + "/x; env"
+	script := "echo ok > inside; echo s > " + state + "/s; echo x > " + outside + "/x; echo t > \"$TMPDIR/t\" && echo tmp-writable; env"
 	for _, mode := range []sandbox.Mode{sandbox.WorkspaceWrite, sandbox.Off} {
 		r := New(Options{Sandbox: mode, Writable: []string{state}, Timeout: time.Minute})
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -38,6 +38,9 @@ func TestAdapterSandbox(t *testing.T) {
 		cancel()
 		if err != nil {
 			t.Fatal(err)
+		}
+		if !strings.Contains(res.Stdout, "tmp-writable") {
+			t.Errorf("%s: $TMPDIR is not writable: %s", mode, res.Stderr)
 		}
 		if !strings.Contains(res.Stdout, "sk-agent-needs-this") {
 			t.Errorf("%s: the agent lost its provider key: %s", mode, res.Stdout)
