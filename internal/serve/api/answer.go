@@ -19,6 +19,7 @@ func (s *Server) plainAnswer(ctx context.Context, j *job, o *structured.Outcome,
 	res := o.Last()
 	a := &answer{outcome: o}
 	a.body.ExitCode, a.body.Text = res.ExitCode, res.Text
+	a.body.OutputError = o.OutputError()
 	if j.req.EventMode == adapter.EventsFull {
 		s.diagnostics(a, o)
 	}
@@ -33,6 +34,7 @@ func (s *Server) structuredAnswer(ctx context.Context, j *job, o *structured.Out
 	res := o.Last()
 	a := &answer{outcome: o}
 	a.body.ExitCode, a.body.Text = res.ExitCode, res.Text
+	a.body.OutputError = o.OutputError()
 	s.diagnostics(a, o)
 	a.body.Attempts = o.Attempts
 	a.body.JSONRetries = o.Retries()

@@ -146,6 +146,9 @@ type runResponse struct {
 	Attempts    []structured.Attempt   `json:"attempts,omitempty"`
 	JSONRetries int                    `json:"jsonRetries,omitempty"`
 	Events      *[]structured.Envelope `json:"events,omitempty"`
+	// OutputError says what of the agent's output could not be read, quoting the
+	// raw line; the rest of the answer is what could be read.
+	OutputError string `json:"outputError,omitempty"`
 
 	Detail        string            `json:"detail,omitempty"`
 	Stopped       string            `json:"stopped,omitempty"`

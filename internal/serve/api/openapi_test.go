@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -105,6 +106,29 @@ func TestOpenAPIDescribesEveryRoute(t *testing.T) {
 			if pattern != "/mcp" || resp.StatusCode != http.StatusUnauthorized {
 				t.Errorf("%s reaches %q, answering %d", k, pattern, resp.StatusCode)
 			}
+		}
+	}
+}
+
+// Every field of /run's answer is a property of the document's RunResult.
+func TestOpenAPIRunResultHasEveryField(t *testing.T) {
+	t.Parallel()
+	var doc struct {
+		Components struct {
+			Schemas map[string]struct {
+				Properties map[string]json.RawMessage `json:"properties"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(openAPIDoc, &doc); err != nil {
+		t.Fatal(err)
+	}
+	props := doc.Components.Schemas["RunResult"].Properties
+	rt := reflect.TypeFor[runResponse]()
+	for i := range rt.NumField() {
+		name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
+		if _, ok := props[name]; !ok {
+			t.Errorf("RunResult in openapi.json has no property %q (runResponse.%s)", name, rt.Field(i).Name)
 		}
 	}
 }

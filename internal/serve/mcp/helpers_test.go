@@ -28,6 +28,10 @@ const (
 	testWait = 20 * time.Second
 )
 
+// garbledLine is the OutputError of a prompt containing "garbled": the agent printed
+// a line its adapter could not read.
+const garbledLine = `line 2 is not a JSON record: "Segmentation fault"`
+
 // fakeAgent is a backend that answers at once, except for prompts containing "slow",
 // which wait for release or the run's end.
 type fakeAgent struct {
@@ -68,6 +72,9 @@ func (f *fakeAgent) Run(ctx context.Context, req *adapter.Request, _ func(adapte
 	res := adapter.Result{Text: "echo: " + req.Prompt, SessionID: "session-1", Usage: adapter.Usage{InputTokens: 7, OutputTokens: 3}}
 	if len(req.JSONSchema) > 0 {
 		res.Text = `{"answer": "yes"}`
+	}
+	if strings.Contains(req.Prompt, "garbled") {
+		res.OutputError = garbledLine
 	}
 	return res, nil
 }

@@ -77,8 +77,9 @@ func (in RunIn) camelCase() (RunIn, error) {
 
 // runAnswer is the part of /run's answer run_prompt reads.
 type runAnswer struct {
-	Text   string `json:"text"`
-	Detail string `json:"detail"`
+	Text        string `json:"text"`
+	Detail      string `json:"detail"`
+	OutputError string `json:"outputError"`
 }
 
 // runPrompt runs the prompt as a sync POST /run: the tool call's context is the
@@ -98,7 +99,12 @@ func (s *Server) runPrompt(ctx context.Context, _ *mcpsdk.CallToolRequest, in Ru
 	_ = json.Unmarshal(raw, &ans)
 	res := &mcpsdk.CallToolResult{StructuredContent: raw}
 	if status == http.StatusOK {
-		res.Content = []mcpsdk.Content{&mcpsdk.TextContent{Text: ans.Text}}
+		text := ans.Text
+		if ans.OutputError != "" {
+			// The model reading the text should know the answer may be partial.
+			text += "\n\n[the agent's output could not all be read: " + ans.OutputError + "]"
+		}
+		res.Content = []mcpsdk.Content{&mcpsdk.TextContent{Text: text}}
 		return res, nil, nil
 	}
 	// A refusal or a failed run: the status and the whole answer (detail, parse

@@ -339,3 +339,20 @@ func TestRunPromptSchemaDocumentsTheDefault(t *testing.T) {
 	}
 	t.Fatal("no run_prompt tool")
 }
+
+// A line of the agent's output that could not be read reaches the tool's caller:
+// in /run's answer (structuredContent) and in the text a model reads.
+func TestRunPromptReportsUnreadableOutput(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	cs := h.connect(t)
+	res := call(t, cs, "run_prompt", map[string]any{"prompt": "garbled run"})
+	if res.IsError || !strings.HasPrefix(text(res), "echo: garbled run") || !strings.Contains(text(res), garbledLine) {
+		t.Errorf("run_prompt = %v %q", res.IsError, text(res))
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	var ans struct{ OutputError string }
+	if err := json.Unmarshal(raw, &ans); err != nil || ans.OutputError != garbledLine {
+		t.Errorf("structured content = %s (%v)", raw, err)
+	}
+}

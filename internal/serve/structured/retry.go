@@ -2,6 +2,8 @@ package structured
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
 )
@@ -94,6 +96,23 @@ func (o *Outcome) SessionID() string {
 		}
 	}
 	return ""
+}
+
+// OutputError says what of the agent's output could not be read, quoting it: the
+// one attempt's OutputError, or with several attempts each one's, prefixed with
+// its place in Attempts. Empty when every line was read.
+func (o *Outcome) OutputError() string {
+	var parts []string
+	for i, a := range o.Attempts {
+		if a.Result.OutputError == "" {
+			continue
+		}
+		if len(o.Attempts) == 1 {
+			return a.Result.OutputError
+		}
+		parts = append(parts, fmt.Sprintf("attempts[%d]: %s", i, a.Result.OutputError))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // Retries counts the corrective attempts that ran.

@@ -213,3 +213,24 @@ func TestEnvelopesNumberRecordsAcrossAttempts(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// The Outcome's OutputError quotes what each attempt could not read, naming the
+// attempt once there are several: a garbled first answer is not lost behind a
+// clean retry.
+func TestOutcomeOutputErrorNamesTheAttempt(t *testing.T) {
+	t.Parallel()
+	garbled := answer("no idea", "sess", 5)
+	garbled.OutputError = `line 3 is not JSON: "{\"type\":\"assist"`
+	one := &Outcome{Attempts: []Attempt{{Result: garbled}}}
+	if got := one.OutputError(); got != garbled.OutputError {
+		t.Errorf("one attempt: %q", got)
+	}
+	two := &Outcome{Attempts: []Attempt{{Result: garbled}, {Index: 1, Result: answer(`{"name":"Ada","age":36}`, "sess", 5)}}}
+	if got, want := two.OutputError(), "attempts[0]: "+garbled.OutputError; got != want {
+		t.Errorf("two attempts: %q, want %q", got, want)
+	}
+	clean := &Outcome{Attempts: []Attempt{{Result: answer("ok", "sess", 1)}}}
+	if got := clean.OutputError(); got != "" {
+		t.Errorf("clean: %q", got)
+	}
+}
