@@ -146,6 +146,7 @@ func (h *Handler) cliPlain(w http.ResponseWriter, r *http.Request, a adapter.Ada
 		}
 	}
 	res, err := h.opts.Runner.Run(ctx, a, req, emit)
+	ans.outputError = res.OutputError
 	var e *apiError
 	switch {
 	case err != nil:
@@ -238,6 +239,14 @@ func (h *Handler) cliEmulated(ctx context.Context, a adapter.Adapter, c *chat, b
 		}
 		return reply{err: errorOf(ctx, err)}
 	}
+	rep := emulatedReply(c, calls, schema, out)
+	rep.outputError = out.OutputError()
+	return rep
+}
+
+// emulatedReply is the answer of an emulated run: tool calls, text, or the
+// outcome's matching JSON or failure.
+func emulatedReply(c *chat, calls, schema *structured.Schema, out *structured.Outcome) reply {
 	switch {
 	case out.End == structured.Unchecked:
 		text := out.Last().Text

@@ -19,6 +19,8 @@ type reply struct {
 	err    *apiError
 	// gone: the client went away, and nothing is to be written.
 	gone bool
+	// outputError is a CLI agent's unreadable output (structured.Outcome.OutputError).
+	outputError string
 }
 
 // deliver sends a computed reply: as one completion, or as a stream of a few
@@ -31,6 +33,9 @@ func (h *Handler) deliver(w http.ResponseWriter, r *http.Request, c *chat, ans *
 	case rep.err != nil:
 		h.fail(w, r, rep.err)
 		return
+	}
+	ans.outputError = rep.outputError
+	switch {
 	case !c.req.Stream:
 		writeJSON(w, http.StatusOK, ans.completion(rep.msg, rep.finish, rep.usage))
 		return

@@ -13,12 +13,14 @@ type answer struct {
 	id      string
 	created int64
 	model   string
+	// outputError is a CLI agent's unreadable output, sent with the answer's end.
+	outputError string
 }
 
 func (a *answer) completion(msg message, finish string, u usage) completion {
 	msg.Role = "assistant"
 	return completion{ID: a.id, Object: "chat.completion", Created: a.created, Model: a.model,
-		Choices: []completionChoice{{Message: msg, FinishReason: finish}}, Usage: u}
+		Choices: []completionChoice{{Message: msg, FinishReason: finish}}, Usage: u, OutputError: a.outputError}
 }
 
 // stream writes one answer as server-sent events: data: lines of chunks, then
@@ -109,7 +111,9 @@ func (s *stream) toolCallArguments(index int, fragment string) {
 // write.
 func (s *stream) finish(reason string, u usage) {
 	s.start()
-	s.put(s.encode(delta{}, &reason))
+	last := s.chunkOf(delta{}, &reason)
+	last.OutputError = s.a.outputError
+	s.put(s.marshal(last))
 	if s.includeUsage {
 		s.put(s.marshal(chunk{ID: s.a.id, Object: "chat.completion.chunk", Created: s.a.created, Model: s.a.model,
 			Choices: []chunkChoice{}, Usage: &nullUsage{&u}}))
@@ -135,12 +139,16 @@ func (s *stream) chunk(d delta, finish *string) {
 // encode is the JSON of a chunk holding d; nil when it cannot be encoded, which
 // breaks the stream.
 func (s *stream) encode(d delta, finish *string) []byte {
+	return s.marshal(s.chunkOf(d, finish))
+}
+
+func (s *stream) chunkOf(d delta, finish *string) chunk {
 	c := chunk{ID: s.a.id, Object: "chat.completion.chunk", Created: s.a.created, Model: s.a.model,
 		Choices: []chunkChoice{{Delta: d, FinishReason: finish}}}
 	if s.includeUsage {
 		c.Usage = &nullUsage{}
 	}
-	return s.marshal(c)
+	return c
 }
 
 func (s *stream) marshal(c chunk) []byte {

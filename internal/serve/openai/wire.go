@@ -17,6 +17,9 @@ type completion struct {
 	Model   string             `json:"model"`
 	Choices []completionChoice `json:"choices"`
 	Usage   usage              `json:"usage"`
+	// OutputError is ours, not OpenAI's: what of a CLI agent's output could not be
+	// read, quoting the raw line. The answer is what could be read.
+	OutputError string `json:"output_error,omitempty"`
 }
 
 type completionChoice struct {
@@ -56,6 +59,8 @@ type chunk struct {
 	Model   string        `json:"model"`
 	Choices []chunkChoice `json:"choices"`
 	Usage   *nullUsage    `json:"usage,omitempty"`
+	// OutputError is set on the chunk that carries the finish reason: completion's.
+	OutputError string `json:"output_error,omitempty"`
 }
 
 type chunkChoice struct {
