@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -70,7 +69,7 @@ docs/serve.md lists them, with the original aicodebox names read as aliases.
 	}
 	for _, s := range serveconfig.Settings {
 		values[s.Flag] = cmd.Flags().String(s.Flag, "", s.Help+" ("+s.Var()+")")
-		if strings.HasSuffix(s.Suffix, "_MODE") {
+		if s.Switch {
 			cmd.Flags().Lookup(s.Flag).NoOptDefVal = "1" // --api alone turns the mode on
 		}
 	}
@@ -287,7 +286,7 @@ func buildBackend(c serveconfig.Config) (adapter.Backend, []string, error) {
 	if cl, ok := a.(*adapter.Claude); ok {
 		// As root, Claude Code runs only when told it is sandboxed: by serve's OS
 		// sandbox, or by ALBERT_CODE_SANDBOXED=1 from a container image that is one.
-		cl.Sandboxed = c.AdapterSandbox != "" || os.Getenv("ALBERT_CODE_SANDBOXED") == "1"
+		cl.Sandboxed = c.AdapterSandbox != "" || c.Sandboxed
 		if err := cl.CheckRoot(); err != nil {
 			return nil, nil, err
 		}

@@ -55,6 +55,9 @@ type Config struct {
 	// "workspace-write"; AdapterWritable are more folders it may write.
 	AdapterSandbox  string
 	AdapterWritable []string
+	// Sandboxed says serve itself runs in a container or sandbox of its own: CLI
+	// agents may run as root with their permission prompts off.
+	Sandboxed bool
 	// Workspace is the root every workspace name resolves under.
 	Workspace string
 	// AvailableModels is what /v1/models offers; empty means the adapter's own list.

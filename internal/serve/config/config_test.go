@@ -62,7 +62,7 @@ func TestEveryKnob(t *testing.T) {
 		"ALBERT_CODE_ADAPTER": "claude", "ALBERT_CODE_AGENT_BINARY": "/opt/claude", "ALBERT_CODE_WORKSPACE": "/srv/w",
 		"ALBERT_CODE_AVAILABLE_MODELS": "sonnet,opus", "ALBERT_CODE_AVAILABLE_EFFORTS": "low,high",
 		"ALBERT_CODE_TIMEOUT": "1800", "ALBERT_CODE_IDLE_TIMEOUT": "90s", "ALBERT_CODE_QUEUE_BOUND": "0",
-		"ALBERT_CODE_RESULT_RETENTION": "24h", "ALBERT_CODE_RUN_STORE": "/var/lib/runs.db",
+		"ALBERT_CODE_RESULT_RETENTION": "24h", "ALBERT_CODE_RUN_STORE": "/var/lib/runs.db", "ALBERT_CODE_SANDBOXED": "1",
 		"ALBERT_CODE_TELEGRAM_MODE": "1", "AICODEBOX_TELEGRAM_MODE_TOKEN": "123456:AbC-d_e", "ALBERT_CODE_TELEGRAM_MODE_CONFIG": "/etc/bot.yml",
 		"ALBERT_CODE_TELEGRAM_MODE_OVERRIDES": "/var/lib/ov.json", "ALBERT_CODE_TELEGRAM_MODE_API_URL": "http://127.0.0.1:8081/",
 	}.source(), machine)
@@ -74,7 +74,7 @@ func TestEveryKnob(t *testing.T) {
 			KeepAliveTimeout: 30 * time.Second, BodyTimeout: 90 * time.Second, MaxConnsPerClient: 8},
 		MCP: MCP{Enabled: true, Port: 9001, Tokens: []string{"mcp-0123456789abcdef"}, AllowedHosts: []string{"a.example", "b.example"},
 			AllowedOrigins: []string{"https://a.example"}},
-		Adapter: "claude", AgentBinary: "/opt/claude", Workspace: "/srv/w",
+		Adapter: "claude", AgentBinary: "/opt/claude", Workspace: "/srv/w", Sandboxed: true,
 		AvailableModels: []string{"sonnet", "opus"}, AvailableEfforts: []string{"low", "high"},
 		Timeout: 30 * time.Minute, IdleTimeout: 90 * time.Second, QueueBound: 0, Retention: 24 * time.Hour, RunStore: "/var/lib/runs.db",
 		Telegram: Telegram{Enabled: true, Token: "123456:AbC-d_e", File: "/etc/bot.yml", Overrides: "/var/lib/ov.json", APIURL: "http://127.0.0.1:8081"},
@@ -146,7 +146,7 @@ func TestProblemsAreAllReportedAtOnce(t *testing.T) {
 		"ALBERT_CODE_API_MODE": "1", "ALBERT_CODE_API_MODE_PORT": "80a", "ALBERT_CODE_API_MODE_TOKEN": "same-token-0123456789",
 		"ALBERT_CODE_MCP_MODE": "1", "ALBERT_CODE_MCP_MODE_PORT": "70000", "ALBERT_CODE_MCP_MODE_TOKEN": "other-token-0123456789,same-token-0123456789",
 		"ALBERT_CODE_TELEGRAM_MODE": "1", "ALBERT_CODE_CRON_MODE": "2",
-		"ALBERT_CODE_ADAPTER": "codex", "ALBERT_CODE_WORKSPACE": "/nope",
+		"ALBERT_CODE_ADAPTER": "codex", "ALBERT_CODE_WORKSPACE": "/nope", "ALBERT_CODE_SANDBOXED": "maybe",
 		"ALBERT_CODE_TIMEOUT": "soon", "ALBERT_CODE_IDLE_TIMEOUT": "-5s", "ALBERT_CODE_QUEUE_BOUND": "-1", "ALBERT_CODE_RESULT_RETENTION": "0",
 	}.source(), noPrograms)
 	var ps Problems
@@ -157,6 +157,7 @@ func TestProblemsAreAllReportedAtOnce(t *testing.T) {
 		`ALBERT_CODE_API_MODE_PORT: "80a": not a port: want a number from 1 to 65535`,
 		`ALBERT_CODE_MCP_MODE_PORT: "70000": not a port`,
 		`ALBERT_CODE_CRON_MODE: "2": want 1 (on) or 0 (off)`,
+		`ALBERT_CODE_SANDBOXED: "maybe": want 1 (on) or 0 (off)`,
 		`ALBERT_CODE_TIMEOUT: "soon": not a duration`,
 		`ALBERT_CODE_IDLE_TIMEOUT: "-5s": must be more than zero`,
 		`ALBERT_CODE_QUEUE_BOUND: "-1": want a whole number, 0 or more`,

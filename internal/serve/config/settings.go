@@ -33,6 +33,8 @@ type Setting struct {
 	Default  string
 	// Secret values are never printed.
 	Secret bool
+	// Switch settings take 1 or 0, and their flag alone means 1 (--api).
+	Switch bool
 	Help   string
 	// set parses v into c; its error message says what is wanted.
 	set func(c *Config, v string) error
@@ -125,6 +127,9 @@ var Settings = []*Setting{
 			}
 			return nil
 		}},
+	{Suffix: "SANDBOXED", Flag: "sandboxed", Switch: true,
+		Help: "1: serve runs inside a container or sandbox of its own (our container images set it), so CLI agents may run as root with their permission prompts off (Claude Code is told IS_SANDBOX=1); that container is then the only boundary around them",
+		set:  func(c *Config, v string) error { return parseSwitch(v, &c.Sandboxed) }},
 	{Suffix: "WORKSPACE", Flag: "workspace", Original: true, Legacy: []string{"AICODE_WORKSPACE"}, Default: DefaultWorkspace,
 		Help: "root folder of the workspaces",
 		set:  func(c *Config, v string) error { c.Workspace = v; return nil }},
@@ -147,7 +152,7 @@ var Settings = []*Setting{
 }
 
 func modeSwitch(m Mode, flag string, original bool, help string, field func(*Config) *bool) *Setting {
-	return &Setting{Suffix: string(m) + "_MODE", Flag: flag, Original: original, Help: help + " (1 turns it on)",
+	return &Setting{Suffix: string(m) + "_MODE", Flag: flag, Original: original, Switch: true, Help: help + " (1 turns it on)",
 		set: func(c *Config, v string) error { return parseSwitch(v, field(c)) }}
 }
 
