@@ -110,6 +110,42 @@ func TestClaudeProviderError(t *testing.T) {
 	}
 }
 
+// A result with an error_* subtype is Claude Code's own failure, not the
+// provider's: AgentError with the subtype and the CLI's messages, kind agent.
+func TestClaudeAgentsOwnFailure(t *testing.T) {
+	t.Parallel()
+	// The real CLI run with --max-turns 1 against a model that calls Bash: it ran
+	// the tool, then stopped before the next model call and exited 1.
+	out := transcript(t, "claude-real-max-turns.jsonl")
+	res := (&Claude{}).ParseOutput(out, &Request{})
+	want := "claude stopped: error_max_turns: Reached maximum number of turns (1)"
+	if res.AgentError != want || res.ErrorKind != ErrorAgent || res.ProviderError != "" || res.Text != "" || res.OutputError != "" {
+		t.Errorf("result: agent %q, kind %q, provider %q, text %q, output %q; want agent %q", res.AgentError, res.ErrorKind, res.ProviderError, res.Text, res.OutputError, want)
+	}
+	if res.Usage.InputTokens != 100 || res.SessionID == "" {
+		t.Errorf("what was read: usage %+v, session %q", res.Usage, res.SessionID)
+	}
+	evs := streamAll(&Claude{}, &Request{}, out)
+	last := evs[len(evs)-1]
+	if last.Kind != EventError || last.Text != want || last.ErrorKind != ErrorAgent || len(deltas(evs)) != 0 {
+		t.Errorf("events %+v", evs)
+	}
+
+	// Hand-written from Claude Code 2.1.328's result schema (its bundle lists the
+	// error subtypes error_during_execution, error_max_turns, error_max_budget_usd
+	// and error_max_structured_output_retries, each with "errors" and no "result"):
+	// an aborted turn, which a test cannot provoke through the fake model.
+	rec := `{"type":"result","subtype":"error_during_execution","is_error":true,"errors":["Request was aborted."],"num_turns":1}`
+	got := (&Claude{}).ParseOutput([]byte(rec), &Request{})
+	if got.AgentError != "claude stopped: error_during_execution: Request was aborted." || got.ErrorKind != ErrorAgent || got.ProviderError != "" {
+		t.Errorf("error_during_execution: %+v", got)
+	}
+	rec = `{"type":"result","subtype":"error_max_budget_usd","is_error":true}`
+	if got := (&Claude{}).ParseOutput([]byte(rec), &Request{}); got.AgentError != "claude stopped: error_max_budget_usd" {
+		t.Errorf("without messages: %q", got.AgentError)
+	}
+}
+
 func TestClaudeStructuredOutput(t *testing.T) {
 	t.Parallel()
 	// The model said "Here it is." and called StructuredOutput with {"answer":42}.

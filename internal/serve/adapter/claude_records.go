@@ -24,7 +24,10 @@ type claudeRecord struct {
 	TotalCostUSD float64         `json:"total_cost_usd"`
 	StopReason   string          `json:"stop_reason"`
 	// APIErrorStatus is the provider's HTTP status when the run ended on its error.
-	APIErrorStatus   *int            `json:"api_error_status"`
+	APIErrorStatus *int `json:"api_error_status"`
+	// Errors are the messages of a result whose subtype is an error_* of Claude
+	// Code's own, which has no result text.
+	Errors           []string        `json:"errors"`
 	StructuredOutput json.RawMessage `json:"structured_output"`
 	// SinceLastResult is this run's own usage per model, where total_cost_usd is the
 	// session's running total (Claude Code 2.1.328 prints both).
@@ -110,10 +113,34 @@ func (r *claudeRecord) usage(req *Request) Usage {
 	return u
 }
 
-// providerError is the failure a result record reports, and its kind from the
-// provider's status, or "" for a run that succeeded.
+// agentError is the failure of Claude Code's own a result record reports: its
+// subtype and messages, or "". Claude Code 2.1.328 gives such results an error_*
+// subtype (error_max_turns, error_during_execution, error_max_budget_usd,
+// error_max_structured_output_retries) and no result text; a provider's error is
+// subtype "success" with is_error and the provider's message as its result.
+func (r *claudeRecord) agentError() string {
+	if !r.IsError || !strings.HasPrefix(r.Subtype, "error_") {
+		return ""
+	}
+	var msgs []string
+	for _, e := range r.Errors {
+		if e = strings.TrimSpace(e); e != "" {
+			msgs = append(msgs, e)
+		}
+	}
+	if t := strings.TrimSpace(r.Result); t != "" {
+		msgs = append(msgs, t)
+	}
+	if len(msgs) == 0 {
+		return "claude stopped: " + r.Subtype
+	}
+	return "claude stopped: " + r.Subtype + ": " + strings.Join(msgs, "; ")
+}
+
+// providerError is the provider's failure a result record reports, and its kind
+// from the provider's status, or "" for a run that succeeded or failed on its own.
 func (r *claudeRecord) providerError() (string, ErrorKind) {
-	if !r.IsError {
+	if !r.IsError || r.agentError() != "" {
 		return "", ""
 	}
 	msg := orDefault(strings.TrimSpace(r.Result), r.Subtype)
@@ -172,6 +199,9 @@ func (c *Claude) ParseOutput(stdout []byte, req *Request) Result {
 			// The original never read is_error: a refused request came back as an
 			// empty success.
 			res.ProviderError, res.ErrorKind = r.providerError()
+			if res.AgentError = r.agentError(); res.AgentError != "" {
+				res.ErrorKind = ErrorAgent
+			}
 			res.Text = r.answer()
 		}
 	}

@@ -39,6 +39,9 @@ func (s *claudeStream) Line(line []byte) []Event {
 		if msg, kind := r.providerError(); msg != "" {
 			evs = append(evs, Event{Kind: EventError, Text: msg, ErrorKind: kind})
 		}
+		if msg := r.agentError(); msg != "" {
+			evs = append(evs, Event{Kind: EventError, Text: msg, ErrorKind: ErrorAgent})
+		}
 		return evs
 	}
 	return nil

@@ -69,7 +69,13 @@ type Result struct {
 	// ProviderError is set when the model provider refused the request although the
 	// agent exited 0 (a content filter, an exhausted quota).
 	ProviderError string
-	// ErrorKind classifies ProviderError or a stopped run, when the backend knows it.
+	// AgentError is set when the agent reported a failure of its own, the provider
+	// not at fault: it reached its turn or budget limit, or its turn was aborted
+	// (Claude Code's error_max_turns, error_during_execution...). It names the
+	// agent's own word for it and its messages. The run has no answer.
+	AgentError string
+	// ErrorKind classifies ProviderError, AgentError or a stopped run, when the
+	// backend knows it.
 	ErrorKind ErrorKind
 	// OutputError says what of the agent's output could not be read (a line that is
 	// not a record, a record cut short, a missing final record), quoting it; the rest
@@ -192,6 +198,8 @@ const (
 	ErrorProvider ErrorKind = "provider"
 	// ErrorUnreachable: the provider could not be reached, or went silent.
 	ErrorUnreachable ErrorKind = "unreachable"
+	// ErrorAgent: the agent failed on its own (Result.AgentError).
+	ErrorAgent ErrorKind = "agent"
 	// ErrorCancelled, ErrorTimeout, ErrorIdle: the run was stopped.
 	ErrorCancelled ErrorKind = "cancelled"
 	ErrorTimeout   ErrorKind = "timeout"
