@@ -117,7 +117,10 @@ func (a *answer) classify(ctx context.Context, res adapter.Result, err error) {
 			fail(http.StatusBadRequest, "the model provider refused the request: "+res.ProviderError)
 		}
 	// After the provider's refusal: the real CLIs exit 1 on one, and its reason is
-	// what the client needs.
+	// what the client needs. The agent's own failure likewise, whatever its exit code.
+	case res.AgentError != "":
+		a.body.AgentError, a.body.ErrorKind = res.AgentError, adapter.ErrorAgent
+		fail(http.StatusInternalServerError, "the agent failed on its own: "+res.AgentError)
 	case res.ExitCode != 0:
 		detail := fmt.Sprintf("the agent exited with code %d", res.ExitCode)
 		if res.Signal != "" {

@@ -59,3 +59,21 @@ func TestRunRealClaudeAnswer(t *testing.T) {
 		t.Errorf("text %q, want the final answer alone", out.Text)
 	}
 }
+
+// TestRunRealClaudeMaxTurns: Claude Code stopped by its own --max-turns (an
+// operator's extraArgs) exits 1 with an error_max_turns result: /run answers that
+// the agent failed on its own, with the subtype, and no providerError.
+func TestRunRealClaudeMaxTurns(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, realClaudeSetup(t,
+		fakemodel.Turn{Text: []string{"Running."}, ToolCalls: []fakemodel.ToolCall{{Name: "Bash", Arguments: `{"command":"true","description":"x"}`}}},
+		fakemodel.Turn{Text: []string{"never reached"}},
+	))
+	var out runResponse
+	resp, body := h.do("POST", "/run", map[string]any{"prompt": "hi", "noContinue": true, "extraArgs": []string{"--max-turns", "1"}}, &out)
+	wantStatus(t, resp, body, http.StatusInternalServerError)
+	if !strings.Contains(out.AgentError, "error_max_turns") || !strings.Contains(out.Detail, "error_max_turns") ||
+		out.ErrorKind != adapter.ErrorAgent || out.ProviderError != "" || out.ExitCode != 1 {
+		t.Errorf("answer %s", body)
+	}
+}

@@ -154,6 +154,7 @@ type runResponse struct {
 	Stopped       string            `json:"stopped,omitempty"`
 	ErrorKind     adapter.ErrorKind `json:"errorKind,omitempty"`
 	ProviderError string            `json:"providerError,omitempty"`
+	AgentError    string            `json:"agentError,omitempty"`
 	Stdout        *string           `json:"stdout,omitempty"`
 	Stderr        *string           `json:"stderr,omitempty"`
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
@@ -32,6 +33,35 @@ func TestProviderRefusalWithAnExitCodeIsTheProvidersError(t *testing.T) {
 		resp, raw := h.do("POST", "/run", body, &out)
 		wantStatus(t, resp, raw, http.StatusBadRequest)
 		if out["providerError"] != "Invalid schema for response_format (invalid_json_schema)" || out["errorKind"] != "provider" {
+			t.Errorf("%s", raw)
+		}
+	}
+}
+
+// ownFailure plays an agent that stopped on its own limit, exiting 0: no answer.
+type ownFailure struct{}
+
+func (ownFailure) Name() string { return "own-failure" }
+
+func (ownFailure) Run(context.Context, *adapter.Request, func(adapter.Event)) (adapter.Result, error) {
+	return adapter.Result{Stopped: "exited", AgentError: "claude stopped: error_max_turns: Reached maximum number of turns (1)",
+		ErrorKind: adapter.ErrorAgent}, nil
+}
+
+// The agent's own failure is no answer whatever its exit code, and never the
+// provider's: 500 with agentError, with a schema or without (no retry).
+func TestAgentsOwnFailureIsNotAnAnswer(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, setup{backend: ownFailure{}})
+	for _, body := range []map[string]any{
+		{"prompt": "hi"},
+		{"prompt": "hi", "jsonSchema": map[string]any{"type": "object"}},
+	} {
+		var out runResponse
+		resp, raw := h.do("POST", "/run", body, &out)
+		wantStatus(t, resp, raw, http.StatusInternalServerError)
+		if !strings.Contains(out.AgentError, "error_max_turns") || out.ErrorKind != adapter.ErrorAgent || out.ProviderError != "" ||
+			!strings.Contains(out.Detail, "failed on its own: claude stopped: error_max_turns") || out.JSONRetries != 0 {
 			t.Errorf("%s", raw)
 		}
 	}

@@ -131,6 +131,8 @@ func (s *Scheduler) runJob(ctx context.Context, j *Job, fired time.Time, sum *Su
 		sum.Error = runErr.Error()
 	case res.ProviderError != "":
 		sum.Error = "provider: " + res.ProviderError
+	case res.AgentError != "":
+		sum.Error = "agent: " + res.AgentError
 	case code == 0 && sum.Stopped == "":
 		sum.Status = StatusOK
 	}

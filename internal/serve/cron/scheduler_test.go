@@ -261,6 +261,22 @@ func TestSchedulerNotifiesFailuresWithTheReason(t *testing.T) {
 	}
 }
 
+// The agent's own failure (Claude Code's error_max_turns) fails the job with its
+// reason, even after exit 0.
+func TestSchedulerRecordsTheAgentsOwnFailure(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "jobs:\n  - {name: report, schedule: '* * * * *', instruction: x}\n")
+	f.agent.run = func(ctx context.Context, req adapter.Request) (adapter.Result, error) {
+		return adapter.Result{Stopped: "exited", AgentError: "claude stopped: error_max_turns: Reached maximum number of turns (1)"}, nil
+	}
+	f.run()
+	f.at(time.Minute)
+	s := f.report()
+	if s.Status != StatusFailed || s.Error != "agent: claude stopped: error_max_turns: Reached maximum number of turns (1)" {
+		t.Errorf("summary = %+v", s)
+	}
+}
+
 func TestSchedulerNotifiesAnEmptyAnswer(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "telegram_chat_id: 5\njobs:\n  - {name: report, schedule: '* * * * *', instruction: x}\n")

@@ -182,6 +182,8 @@ func failed(res adapter.Result) (string, bool) {
 		return "exit", true
 	case res.ProviderError != "":
 		return "provider", true
+	case res.AgentError != "":
+		return "agent", true
 	}
 	return "", false
 }

@@ -120,6 +120,9 @@ func resultError(res adapter.Result) *apiError {
 			Message: fmt.Sprintf("the agent was stopped: %s timeout", res.Stopped)}
 	case res.ProviderError != "":
 		return providerRefusal(res.ProviderError, res.ErrorKind)
+	case res.AgentError != "":
+		return &apiError{Status: http.StatusInternalServerError, Type: typeServer, Code: ptr("agent_failed"), ExitCode: ptr(res.ExitCode),
+			Message: "the agent failed on its own: " + res.AgentError}
 	case res.ExitCode != 0 || (res.Stopped != "" && res.Stopped != "exited"):
 		what := fmt.Sprintf("the agent exited with code %d", res.ExitCode)
 		if res.Signal != "" {

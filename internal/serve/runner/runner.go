@@ -196,7 +196,7 @@ func stopEvent(res adapter.Result) adapter.Event {
 	switch {
 	case res.Stopped != "" && res.Stopped != string(supervisor.Exited):
 		reason = res.Stopped
-	case res.ExitCode != 0 || res.ProviderError != "":
+	case res.ExitCode != 0 || res.ProviderError != "" || res.AgentError != "":
 		reason = "error"
 	case reason == "":
 		reason = "stop"

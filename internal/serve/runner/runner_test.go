@@ -58,6 +58,7 @@ func TestStopReason(t *testing.T) {
 		{adapter.Result{Stopped: "exited"}, "stop"},
 		{adapter.Result{Stopped: "exited", ExitCode: 1, StopReason: "end_turn"}, "error"},
 		{adapter.Result{Stopped: "exited", ProviderError: "quota"}, "error"},
+		{adapter.Result{Stopped: "exited", AgentError: "claude stopped: error_max_turns", StopReason: "tool_use"}, "error"},
 		{adapter.Result{Stopped: "idle", ExitCode: -1}, "idle"},
 		{adapter.Result{Stopped: "timeout", StopReason: "end_turn"}, "timeout"},
 		{adapter.Result{Stopped: "cancelled"}, "cancelled"},

@@ -191,7 +191,7 @@ func failure(res adapter.Result) (End, bool) {
 		return AgentFailed, true
 	case res.ProviderError != "": // whatever the exit code: the real CLIs exit 1 on one
 		return ProviderRefused, true
-	case res.ExitCode != 0:
+	case res.AgentError != "" || res.ExitCode != 0:
 		return AgentFailed, true
 	}
 	return "", false

@@ -111,6 +111,10 @@ func TestRunStopsWithoutRetrying(t *testing.T) {
 	refused.ProviderError = "quota exhausted"
 	refusedWithExit := refused
 	refusedWithExit.ExitCode = 1
+	// The agent's own failure (Claude Code's error_max_turns) is no answer to
+	// correct, even with exit 0.
+	ownFailure := answer("", "s", 1)
+	ownFailure.AgentError = "claude stopped: error_max_turns: Reached maximum number of turns (1)"
 	tests := []struct {
 		name    string
 		results []adapter.Result
@@ -124,6 +128,7 @@ func TestRunStopsWithoutRetrying(t *testing.T) {
 		{"cancelled run", []adapter.Result{cancelled}, Options{}, Cancelled, 1},
 		{"provider refusal", []adapter.Result{refused}, Options{}, ProviderRefused, 1},
 		{"provider refusal and exit 1", []adapter.Result{refusedWithExit}, Options{}, ProviderRefused, 1},
+		{"the agent's own failure", []adapter.Result{ownFailure}, Options{}, AgentFailed, 1},
 		{"no retries asked", []adapter.Result{answer("x", "s", 1)}, Options{MaxRetries: -1}, Exhausted, 1},
 		{"one retry asked", []adapter.Result{answer("x", "s", 1), answer("y", "s", 1)}, Options{MaxRetries: 1}, Exhausted, 2},
 		{"unchecked answer", []adapter.Result{answer(`{"tool_calls":[]}`, "s", 1)},

@@ -74,6 +74,7 @@ func TestAnswerText(t *testing.T) {
 		{adapter.Result{Text: " hi \n"}, "hi"},
 		{adapter.Result{ExitCode: 3, Stderr: "boom"}, "(agent exited with code 3 and no output)\n\n```\nboom\n```"},
 		{adapter.Result{ProviderError: "quota exhausted"}, "The model provider refused the request: quota exhausted"},
+		{adapter.Result{ExitCode: 1, AgentError: "claude stopped: error_max_turns"}, "The agent failed: claude stopped: error_max_turns"},
 		{adapter.Result{Text: "partial", Stopped: "timeout"}, "partial\n\nThe run was stopped (timeout)."},
 		{adapter.Result{Stderr: strings.Repeat("é", stderrTail)}, "…é"},
 	}

@@ -122,6 +122,8 @@ func answerText(res adapter.Result) string {
 	switch {
 	case res.ProviderError != "":
 		notes = append(notes, "The model provider refused the request: "+res.ProviderError)
+	case res.AgentError != "":
+		notes = append(notes, "The agent failed: "+res.AgentError)
 	case res.Stopped != "" && res.Stopped != "exited":
 		notes = append(notes, fmt.Sprintf("The run was stopped (%s).", res.Stopped))
 	}
