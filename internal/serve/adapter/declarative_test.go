@@ -44,7 +44,8 @@ func TestDeclarativeArgv(t *testing.T) {
 		{Request{}, "codex exec --json --skip-git-repo-check --ephemeral -"},
 		{Request{Continue: true}, "codex exec resume --last --json --skip-git-repo-check -"},
 		{Request{Continue: true, Resume: "t-1", Model: "o4", Thinking: "high", NoTools: true, ExtraArgs: []string{"-c", "x=1"}},
-			"codex exec resume t-1 --json --skip-git-repo-check --model o4 -c model_reasoning_effort=high --sandbox read-only -c x=1 -"},
+			`codex exec resume t-1 --json --skip-git-repo-check -c sandbox_mode="read-only" -c features.shell_tool=false -c web_search=disabled --model o4 -c model_reasoning_effort=high -c x=1 -`},
+		{Request{NoTools: true}, `codex exec --json --skip-git-repo-check -c sandbox_mode="read-only" -c features.shell_tool=false -c web_search=disabled --ephemeral -`},
 	}
 	for _, tc := range tests {
 		if err := Validate(d, &tc.req); err != nil {
@@ -127,5 +128,25 @@ func TestDeclarativeFileErrors(t *testing.T) {
 				t.Errorf("got %q (key %q), want key %q and %q", err, fe.Key, tc.key, tc.has)
 			}
 		})
+	}
+}
+
+// The Codex example takes tools away as the built-in adapter does, fresh, continued
+// or resumed (codex exec resume has no --sandbox): the same argv.
+func TestDeclarativeCodexNoToolsIsTheBuiltins(t *testing.T) {
+	t.Parallel()
+	d, err := LoadFile("testdata/codex-like.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, req := range []Request{{NoTools: true}, {NoTools: true, Continue: true}, {NoTools: true, Resume: "t-1", Model: "o4"}} {
+		want, err := (&Codex{}).BuildArgv(&req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := d.BuildArgv(&req)
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("%+v:\n got %q (%v)\nwant %q (the built-in's)", req, got, err, want)
+		}
 	}
 }
