@@ -28,6 +28,11 @@ import (
 //	    "error": {"status": 503, "detail": "..."}            // Albert {"detail"} body, or
 //	           | {"status": 429, "message": "...", "type": "...", "code": "..."}  // OpenAI body, or
 //	           | {"status": 502, "body": "raw text"},
+//	    "stream_failure": {"code": "insufficient_quota", "message": "..."},
+//	                                             // Responses wire only: after the turn's deltas,
+//	                                             // response.failed with this error instead of
+//	                                             // response.completed; code "server_error" when
+//	                                             // empty; exclusive with "error"
 //	    "headers": {"Retry-After": "10"},
 //	    "first_byte_delay": "200ms", "chunk_delay": 20,       // Go duration string or milliseconds
 //	    "hang": false, "drop": false
@@ -82,6 +87,7 @@ type turnFile struct {
 	Usage               *usageFile        `json:"usage"`
 	FinishReason        string            `json:"finish_reason"`
 	Error               *errorFile        `json:"error"`
+	StreamFailure       *streamFailFile   `json:"stream_failure"`
 	Headers             map[string]string `json:"headers"`
 	FirstByteDelay      duration          `json:"first_byte_delay"`
 	ChunkDelay          duration          `json:"chunk_delay"`
@@ -94,6 +100,11 @@ type toolCallFile struct {
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
 	Fragments int             `json:"fragments"`
+}
+
+type streamFailFile struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
 }
 
 type usageFile struct {
@@ -133,6 +144,9 @@ func parseTurn(raw json.RawMessage) (Turn, error) {
 	if f.Usage != nil {
 		u := Usage(*f.Usage)
 		t.Usage = &u
+	}
+	if f.StreamFailure != nil {
+		t.StreamFailure = &StreamFailure{Code: f.StreamFailure.Code, Message: f.StreamFailure.Message}
 	}
 	for j, c := range f.ToolCalls {
 		args, err := argumentsText(c.Arguments)

@@ -1,6 +1,7 @@
 package fakemodel
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -15,8 +16,8 @@ func TestLoadExampleScript(t *testing.T) {
 	if len(s.Models) != 2 || s.Models[0].Aliases[0] != "openweight-code" || s.Models[1].MaxContextLength != 131072 {
 		t.Errorf("models = %+v", s.Models)
 	}
-	if len(s.Turns) != 4 {
-		t.Fatalf("loaded %d turns, want 4", len(s.Turns))
+	if len(s.Turns) != 5 {
+		t.Fatalf("loaded %d turns, want 5", len(s.Turns))
 	}
 	first := s.Turns[0]
 	if first.ToolCalls[0].Arguments != `{"path":"main.go"}` || first.ToolCalls[0].Fragments != 4 {
@@ -38,8 +39,11 @@ func TestLoadExampleScript(t *testing.T) {
 	if e := s.Turns[2].Error; e == nil || !strings.Contains(e.Body, `"code":"rate_limit_exceeded"`) {
 		t.Errorf("OpenAI error turn = %+v", e)
 	}
+	if f := s.Turns[4].StreamFailure; f == nil || f.Code != "insufficient_quota" || f.Message != "You exceeded your current quota." {
+		t.Errorf("stream failure turn = %+v", f)
+	}
 	// 50ms first byte + 5ms x (2 reasoning + 2 text + (1+4) + (1+3) tool fragments); errors
-	// add only their first-byte delay (none here); the last turn has none.
+	// add only their first-byte delay (none here); the last two turns have none.
 	if d := s.TotalDelay(); d != 115*time.Millisecond {
 		t.Errorf("TotalDelay = %v, want 115ms", d)
 	}
@@ -58,6 +62,8 @@ func TestParseScriptErrorsNameTheInput(t *testing.T) {
 		{"nameless tool call", `{"turns":[{"tool_calls":[{"arguments":{}}]}]}`, "tool call 0 has no name"},
 		{"malformed arguments", `{"turns":[{"tool_calls":[{"name":"f","arguments":{"a":}}]}]}`, "invalid character"},
 		{"model without id", `{"models":[{"aliases":["x"]}]}`, "model 0 has no id"},
+		{"misspelt stream failure", `{"turns":[{"stream_failure":{"cod":"x"}}]}`, `turn 0: json: unknown field "cod"`},
+		{"error and stream failure", `{"turns":[{"error":{"status":500,"body":"x"},"stream_failure":{"message":"y"}}]}`, "turn 0: error and stream_failure are exclusive"},
 		{"not an object", `[]`, "cannot unmarshal array"},
 	}
 	for _, tt := range tests {
@@ -99,5 +105,31 @@ func TestMillisecondDurations(t *testing.T) {
 	}
 	if s.Turns[0].FirstByteDelay != 1500*time.Microsecond || s.Turns[0].ChunkDelay != 2*time.Second {
 		t.Errorf("delays = %v, %v", s.Turns[0].FirstByteDelay, s.Turns[0].ChunkDelay)
+	}
+}
+
+// A script file's stream_failure ends the served Responses stream with
+// response.failed, as a Turn's StreamFailure does.
+func TestLoadedStreamFailureIsServed(t *testing.T) {
+	t.Parallel()
+	s, err := ParseScript([]byte(`{"turns":[{"text":["par"],"stream_failure":{"code":"context_length_exceeded","message":"too long"}},{"stream_failure":{}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), testTimeout)
+	defer cancel()
+	srv := NewTest(t, s)
+	for i, want := range []string{"context_length_exceeded", "server_error"} {
+		evs, err := readResponsesSSE(t, postResponses(t, ctx, srv.URL(), true).Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := evs[len(evs)-1]
+		if last.name != "response.failed" {
+			t.Fatalf("turn %d ends with %s, want response.failed", i, last.name)
+		}
+		if e := last.data["response"].(map[string]any)["error"].(map[string]any); e["code"] != want {
+			t.Errorf("turn %d error = %v, want code %s", i, e, want)
+		}
 	}
 }

@@ -178,6 +178,9 @@ func (t Turn) validate() error {
 		return fmt.Errorf("negative delay")
 	case t.Error != nil && (t.Error.Status < 400 || t.Error.Status > 599):
 		return fmt.Errorf("error status %d is not 4xx or 5xx", t.Error.Status)
+	case t.Error != nil && t.StreamFailure != nil:
+		// An error answers before any byte of the stream a failure would end.
+		return fmt.Errorf("error and stream_failure are exclusive: error is an HTTP error answer, stream_failure ends a streamed one")
 	}
 	for j, c := range t.ToolCalls {
 		if c.Name == "" {
