@@ -19,7 +19,8 @@ type Claude struct {
 	// Binary is the program to run; empty means "claude".
 	Binary string
 	// Sandboxed says the agent runs confined: serve's OS sandbox confines it, or serve
-	// was told it runs in a container or VM that is the sandbox (ALBERT_CODE_SANDBOXED=1).
+	// was told it runs in a container or VM that is the sandbox (the setting
+	// ALBERT_CODE_SANDBOXED=1, serve's Config.Sandboxed).
 	Sandboxed bool
 	// Geteuid reports the server's effective user id; nil means os.Geteuid.
 	Geteuid func() int
@@ -38,7 +39,7 @@ var ErrClaudeAsRoot = fmt.Errorf("the claude adapter cannot run as root outside 
 	"Claude Code refuses to grant every permission to root (\"--dangerously-skip-permissions cannot be used with root/sudo privileges\"), " +
 	"and serve runs it with every permission. Run serve as an unprivileged user; " +
 	"or confine the agent with ALBERT_CODE_ADAPTER_SANDBOX=workspace-write; " +
-	"or, if serve itself runs in a container or VM that is the sandbox, set ALBERT_CODE_SANDBOXED=1")
+	"or, if serve itself runs in a container or VM that is the sandbox, set ALBERT_CODE_SANDBOXED=1 (--sandboxed)")
 
 // CheckRoot refuses a server running as root unless the agent is Sandboxed: every
 // run would fail, so serve refuses to start and says what to do.
