@@ -105,11 +105,15 @@ func TestServeKillsWhatACrashedRunLeftRunning(t *testing.T) {
 	t.Cleanup(func() { _ = syscall.Kill(-pgid, syscall.SIGKILL) }) // whatever the outcome
 	// The sandbox's guardian kills the agent's tree when serve dies; the run store
 	// is for when the guardian died too (the OOM killer, a kill -9 of the lot).
-	// Kill it first, then serve.
+	// serve is frozen first, so its supervisor cannot act on the agent's end; then
+	// the launcher and guardian die, then serve. (Freezing the guardian instead
+	// would not do: its group, orphaned by serve's death with a stopped member,
+	// would get SIGHUP from the kernel.)
 	guardians := sandboxLaunchers(pgid)
 	if len(guardians) == 0 {
 		t.Fatal("the CLI agent does not run under the sandbox's guardian")
 	}
+	_ = first.Process.Signal(syscall.SIGSTOP)
 	for _, g := range guardians {
 		_ = syscall.Kill(g, syscall.SIGKILL)
 	}
