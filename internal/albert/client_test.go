@@ -40,7 +40,9 @@ func TestInfoReadsIdentityAndLimitsPerRouter(t *testing.T) {
 func TestUsageSincePagesUntilAShortPageAndKeepsToday(t *testing.T) {
 	t.Parallel()
 	s := start(t)
-	now := time.Now()
+	// An hour into today (UTC), whatever the clock says: run in the first seconds
+	// after midnight, time.Now()-10s would fall on yesterday.
+	now := albert.StartOfDayUTC(time.Now()).Add(time.Hour)
 	for range 230 {
 		s.AddUsage("m/a", now.Unix()-10, 10)
 	}
