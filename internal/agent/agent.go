@@ -81,6 +81,9 @@ type Options struct {
 	// asked says a person approved it. Nil leaves the context's mode (read-only by
 	// default) to the tools.
 	Confine func(info tool.Info, args json.RawMessage, asked bool) sandbox.Mode
+	// Withheld says why a tool that exists is not in Tools (the profile or the
+	// configuration took it away), so the model reads that rather than "unknown tool".
+	Withheld map[string]string
 }
 
 // Agent is one conversation. Run may be called again for the next prompt; one run at
@@ -233,6 +236,9 @@ func (a *Agent) loop(ctx context.Context, emit func(Event)) Result {
 			lastText = resp.Message.Content
 		}
 		if len(resp.Message.ToolCalls) == 0 {
+			if ctx.Err() == nil && a.continueAfter(ctx, resp.Message, emit) {
+				continue
+			}
 			return Result{Text: lastText, Stop: StopEndTurn}
 		}
 		a.runTools(ctx, resp.Message.ToolCalls, emit)
