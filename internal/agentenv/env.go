@@ -70,8 +70,6 @@ type Env struct {
 	lookupEnv func(string) (string, bool)
 	// sb is the workspace's sandbox, made on first use and shared by the copies.
 	sb *sharedSandbox
-	// profileWarnings name the profile files and keys that were ignored.
-	profileWarnings *onceWarnings
 }
 
 type sharedSandbox struct {
@@ -114,7 +112,7 @@ func Load(opts Options) (*Env, error) {
 		return nil, err
 	}
 	return &Env{WorkDir: workDir, Config: cfg, Profile: prof, Trusted: trusted, userAgent: opts.UserAgent, trustedDir: isTrusted, sb: &sharedSandbox{},
-		mcp: newMCPServers(), skillSet: &skillSet{}, lookupEnv: lookup, profileWarnings: &onceWarnings{lines: cat.Warnings}}, nil
+		mcp: newMCPServers(), skillSet: &skillSet{}, lookupEnv: lookup}, nil
 }
 
 // isAncestorOrSelf reports whether dir is path or one of its ancestors: --trust
