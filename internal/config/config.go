@@ -35,8 +35,6 @@ type Config struct {
 	Sandbox Sandbox
 	// Permissions is the [permissions] table (global configuration only).
 	Permissions Permissions
-	// AgentLoop holds auto_continue, project_context and system_prompt_id.
-	AgentLoop AgentLoop
 
 	// Home is the application directory (sessions, agents/, .env, trusted_folders.toml).
 	Home string
@@ -50,6 +48,11 @@ type Config struct {
 	sources    map[string]Source
 	globalFile string // the user's own config file: only it may set [permissions]
 	secrets    *Secrets
+
+	// listModels asks the servers for names no configured model has; nil asks none.
+	listModels ListModels
+	// baseURLTarget is the provider --base-url or ALBERT_CODE_BASE_URL points elsewhere.
+	baseURLTarget string
 }
 
 // Source returns where the value at a dotted key came from, such as "model",
@@ -60,7 +63,8 @@ func (c *Config) Source(key string) (Source, bool) {
 }
 
 // Model finds a model by name, wire name or alias: exact case first, then ignoring
-// case, so "Qwen" finds "qwen" but an exact match always wins.
+// case, so "Qwen" finds "qwen" but an exact match always wins. A name no configured
+// model has is looked up in the servers' model lists.
 func (c *Config) Model(name string) (Model, error) {
 	for _, fold := range []bool{false, true} {
 		eq := func(a string) bool {
@@ -75,7 +79,11 @@ func (c *Config) Model(name string) (Model, error) {
 			}
 		}
 	}
-	return Model{}, fmt.Errorf("unknown model %q: known models are %s", name, strings.Join(c.modelNames(), ", "))
+	m, hint, ok := c.serverModel(name)
+	if ok {
+		return m, nil
+	}
+	return Model{}, fmt.Errorf("unknown model %q: known models are %s%s", name, strings.Join(c.modelNames(), ", "), hint)
 }
 
 // ActiveModel returns the model named by ModelName; Load has already checked it exists.

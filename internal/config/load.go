@@ -36,6 +36,9 @@ type Options struct {
 	// redirect base_url and so receive the API key, so the app passes the trusted
 	// folders check here; nil reads every project file.
 	Trusted func(dir string) bool
+	// ListModels reads a server's model list for names no configured model has;
+	// nil accepts configured models only.
+	ListModels ListModels
 }
 
 // Load builds the configuration from every layer and checks it.
@@ -55,7 +58,7 @@ func Load(opts Options) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Config{Home: home, sources: map[string]Source{}}
+	c := &Config{Home: home, sources: map[string]Source{}, listModels: opts.ListModels}
 
 	var defaults layer
 	if _, err := tomlfile.Decode("defaults.toml", defaultsTOML, &defaults); err != nil {
@@ -103,10 +106,14 @@ func Load(opts Options) (*Config, error) {
 		return nil, err
 	}
 	c.finish(wd)
+	// The override comes first: a model only the server lists is looked up there.
+	if err := c.overrideBaseURL(opts.Overrides.BaseURL, lookup); err != nil {
+		return nil, err
+	}
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
-	return c, c.overrideBaseURL(opts.Overrides.BaseURL, lookup)
+	return c, nil
 }
 
 // applyFile merges the file at path if it exists; a missing file is not an error.
@@ -171,14 +178,15 @@ func (c *Config) overrideBaseURL(flag string, lookup func(string) (string, bool)
 	if !strings.HasPrefix(url, "http://") && !strings.HasPrefix(url, "https://") {
 		return fmt.Errorf("%s: base URL %q must start with http:// or https://", src, url)
 	}
-	m, err := c.ActiveModel()
-	if err != nil {
-		return err
+	target := c.baseURLProvider()
+	if target == "" {
+		return nil // validate names the unknown model
 	}
+	c.baseURLTarget = target
 	for i := range c.Providers {
-		if c.Providers[i].Name == m.Provider {
+		if c.Providers[i].Name == target {
 			c.Providers[i].BaseURL = url
-			c.sources["providers."+m.Provider+".base_url"] = src
+			c.sources["providers."+target+".base_url"] = src
 		}
 	}
 	return nil
