@@ -70,6 +70,9 @@ type Env struct {
 	lookupEnv func(string) (string, bool)
 	// sb is the workspace's sandbox, made on first use and shared by the copies.
 	sb *sharedSandbox
+	// profileWarnings name the profile files and keys that were ignored, and what of
+	// the original's files could not be read.
+	profileWarnings *onceWarnings
 }
 
 type sharedSandbox struct {
@@ -112,7 +115,7 @@ func Load(opts Options) (*Env, error) {
 		return nil, err
 	}
 	return &Env{WorkDir: workDir, Config: cfg, Profile: prof, Trusted: trusted, userAgent: opts.UserAgent, trustedDir: isTrusted, sb: &sharedSandbox{},
-		mcp: newMCPServers(), skillSet: &skillSet{}, lookupEnv: lookup}, nil
+		mcp: newMCPServers(), skillSet: &skillSet{}, lookupEnv: lookup, profileWarnings: &onceWarnings{lines: append(cfg.Notices, cat.Warnings...)}}, nil
 }
 
 // isAncestorOrSelf reports whether dir is path or one of its ancestors: --trust

@@ -173,7 +173,7 @@ func (e *Env) acquireMCP(noTools bool) func() {
 // extensionWarnings are the broken skills and the MCP servers that failed to start,
 // reported by the first run only.
 func (e *Env) extensionWarnings() []string {
-	w := e.takeSkillWarnings()
+	w := append(e.profileWarnings.take(), e.takeSkillWarnings()...)
 	if e.mcp != nil {
 		w = append(w, e.mcp.takeWarnings()...)
 	}

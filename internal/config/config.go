@@ -35,8 +35,6 @@ type Config struct {
 	Sandbox Sandbox
 	// Permissions is the [permissions] table (global configuration only).
 	Permissions Permissions
-	// AgentLoop holds auto_continue, project_context and system_prompt_id.
-	AgentLoop AgentLoop
 
 	// Home is the application directory (sessions, agents/, .env, trusted_folders.toml).
 	Home string
@@ -44,6 +42,8 @@ type Config struct {
 	Files []string
 	// Skipped lists project files present but not read because the folder is not trusted.
 	Skipped []string
+	// Notices say what could not be read and was left out; the run goes on without it.
+	Notices []string
 	// Ignored lists settings read but not applied because of where they were written.
 	Ignored []string
 
@@ -84,6 +84,9 @@ func (c *Config) Model(name string) (Model, error) {
 	m, hint, ok := c.serverModel(name)
 	if ok {
 		return m, nil
+	}
+	if to, ok := MigratedModel(name); ok && to != name {
+		return c.Model(to)
 	}
 	return Model{}, fmt.Errorf("unknown model %q: known models are %s%s", name, strings.Join(c.modelNames(), ", "), hint)
 }

@@ -67,6 +67,7 @@ func Load(opts Options) (*Config, error) {
 	if err := c.apply(&defaults, constOrigin(Source{Kind: SourceDefault})); err != nil {
 		return nil, fmt.Errorf("built-in defaults: %w", err)
 	}
+	c.applyOriginal(home)
 	global, err := GlobalFile(lookup)
 	if err != nil {
 		return nil, err

@@ -85,9 +85,6 @@ func (c *Config) apply(l *layer, o origin) error {
 	if err := c.applyRateLimits(l.RateLimits, o); err != nil {
 		return err
 	}
-	if err := c.applyAgentLoop(&l.agentLoopLayer, o); err != nil {
-		return err
-	}
 	return c.applySections(l, o)
 }
 

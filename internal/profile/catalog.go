@@ -17,6 +17,11 @@ import (
 // Catalog holds every profile, resolved.
 type Catalog struct {
 	profiles map[string]Profile
+	// broken holds the profiles a file could not define, with the reason: only a run
+	// that asks for one of them fails.
+	broken map[string]error
+	// Warnings name each file and key that was ignored or could not be read.
+	Warnings []string
 }
 
 // Options say where user profiles live.
@@ -36,6 +41,7 @@ var validName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 // .albert-code/agents/*.toml; a later file overrides an earlier one field by field.
 func Load(opts Options) (*Catalog, error) {
 	defs := map[string][]definition{}
+	c := &Catalog{profiles: map[string]Profile{}, broken: map[string]error{}}
 	dirs := []string{filepath.Join(opts.Home, "agents")}
 	if proj := findProjectAgents(opts.WorkDir); proj != "" {
 		if root := filepath.Dir(filepath.Dir(proj)); opts.Trusted == nil || opts.Trusted(root) {
@@ -43,32 +49,37 @@ func Load(opts Options) (*Catalog, error) {
 		}
 	}
 	for _, dir := range dirs {
-		if err := readDir(dir, defs); err != nil {
+		if err := c.readDir(dir, defs); err != nil {
 			return nil, err
 		}
 	}
-	c := &Catalog{profiles: map[string]Profile{}}
 	r := resolver{defs: defs, done: c.profiles}
 	names := []string{}
 	for _, b := range Builtins() {
 		names = append(names, b.Name)
 	}
 	for name := range defs {
-		if !slices.Contains(names, name) {
+		if _, bad := c.broken[name]; !bad && !slices.Contains(names, name) {
 			names = append(names, name)
 		}
 	}
 	slices.Sort(names)
 	r.known = names
 	for _, name := range names {
+		if _, bad := c.broken[name]; bad {
+			continue
+		}
 		if _, err := r.resolve(name, nil); err != nil {
-			return nil, err
+			c.broken[name] = err
+			c.Warnings = append(c.Warnings, fmt.Sprintf("profile %s is unusable: %v", name, err))
 		}
 	}
 	return c, nil
 }
 
-func readDir(dir string, defs map[string][]definition) error {
+// readDir reads every <name>.toml of dir. A file that cannot be read or decoded
+// makes its profile broken, not the load: runs with another profile go on.
+func (c *Catalog) readDir(dir string, defs map[string][]definition) error {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -83,18 +94,22 @@ func readDir(dir string, defs map[string][]definition) error {
 		}
 		path := filepath.Join(dir, e.Name())
 		if !validName.MatchString(name) {
-			return fmt.Errorf("%s: profile names use lower-case letters, digits, - and _", path)
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: ignored: profile names use lower-case letters, digits, - and _ (rename the file)", path))
+			continue
 		}
 		data, err := os.ReadFile(path)
 		if err != nil {
-			return fmt.Errorf("read profile: %w", err)
+			c.breakProfile(name, fmt.Errorf("read profile: %w", err))
+			continue
 		}
-		d := definition{path: path}
-		if d.lines, err = tomlfile.Decode(path, data, &d.f); err != nil {
-			return err
+		d, warns, err := decodeDefinition(path, data)
+		c.Warnings = append(c.Warnings, warns...)
+		if err == nil {
+			err = d.check()
 		}
-		if err := d.check(); err != nil {
-			return err
+		if err != nil {
+			c.breakProfile(name, err)
+			continue
 		}
 		defs[name] = append(defs[name], d)
 	}
@@ -182,6 +197,9 @@ func (r *resolver) resolve(name string, chain []string) (Profile, error) {
 // Get returns the profile called name, or an error listing the known ones (the
 // original silently fell back to default, running with rules the user did not pick).
 func (c *Catalog) Get(name string) (Profile, error) {
+	if err, bad := c.broken[name]; bad {
+		return Profile{}, fmt.Errorf("profile %s: %w", name, err)
+	}
 	p, ok := c.profiles[name]
 	if !ok {
 		return Profile{}, unknownProfile(name, c.Names())
@@ -225,4 +243,9 @@ func (c *Catalog) Next(current string) string {
 	}
 	i := slices.Index(order, current)
 	return order[(i+1)%len(order)]
+}
+
+func (c *Catalog) breakProfile(name string, err error) {
+	c.broken[name] = err
+	c.Warnings = append(c.Warnings, fmt.Sprintf("profile %s is unusable (other profiles work): %v", name, err))
 }

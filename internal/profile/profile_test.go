@@ -118,33 +118,108 @@ func TestExtendsAndCycleOrder(t *testing.T) {
 	}
 }
 
-func TestErrors(t *testing.T) {
+// A broken file breaks only its profile (and those extending it): other runs go on,
+// and a run asking for it gets the error at its line.
+func TestErrorsBreakOnlyTheirProfile(t *testing.T) {
 	tests := []struct {
 		name, file, content string
 		want                []string
 	}{
 		{"unknown extends", "a", "extends = \"plann\"\n", []string{"a.toml:1", "extends", `did you mean "plan"`, "accept-edits"}},
 		{"cycle", "a", "extends = \"b\"\n", []string{"loops", "a → b → a"}},
-		{"unknown key", "a", "descripton = \"x\"\n", []string{"a.toml:1", `did you mean "description"`}},
 		{"bad permission", "a", "[permissions]\nwrite = \"yes\"\n", []string{"a.toml:2", "permissions.write", "always, ask or never"}},
 		{"bad pattern", "a", "allowed_tools = [\"re:[\"]\n", []string{"a.toml:1", "allowed_tools"}},
 		{"type error", "a", "read_only = \"yes\"\n", []string{"a.toml:1", "read_only", "true or false"}},
+		{"syntax error", "a", "read_only = \n", []string{"a.toml:1"}},
+		{"bad safety", "a", "safety = \"reckless\"\n", []string{"a.toml:1", "safety", "safe, neutral"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d := newDirs(t)
 			write(t, d.homeAgent(tt.file), tt.content)
 			write(t, d.homeAgent("b"), "extends = \"a\"\n")
-			_, err := Load(Options{Home: d.home, WorkDir: d.work})
+			c, err := Load(Options{Home: d.home, WorkDir: d.work})
+			if err != nil {
+				t.Fatalf("Load failed for every profile: %v", err)
+			}
+			if _, err := c.Get(Default); err != nil {
+				t.Errorf("default broken by a.toml: %v", err)
+			}
+			_, err = c.Get("a")
 			if err == nil {
-				t.Fatal("Load succeeded")
+				t.Fatal("Get(a) succeeded")
 			}
 			for _, w := range tt.want {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("error %q lacks %q", err, w)
 				}
 			}
+			if w := strings.Join(c.Warnings, "\n"); !strings.Contains(w, "profile a is unusable") {
+				t.Errorf("warnings %q do not name profile a", w)
+			}
 		})
+	}
+}
+
+func TestUnknownKeyIsAWarningNamingFileAndKey(t *testing.T) {
+	d := newDirs(t)
+	path := write(t, d.homeAgent("a"), "description = \"x\"\nread_only = true\ncolour = \"blue\"\n")
+	c := d.load(t)
+	p, err := c.Get("a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.ReadOnly || p.Description != "x" {
+		t.Errorf("the known keys were not applied: %+v", p)
+	}
+	if w := strings.Join(c.Warnings, "\n"); !strings.Contains(w, path+":3") || !strings.Contains(w, `"colour"`) {
+		t.Errorf("warnings = %q, want the file, line and key", w)
+	}
+}
+
+func TestOriginalFormatIsMappedKeyByKey(t *testing.T) {
+	d := newDirs(t)
+	path := write(t, d.homeAgent("reviewer"), `display_name = "Reviewer"
+description = "Reviews diffs"
+safety = "safe"
+agent_type = "subagent"
+active_model = "albert-large"
+enabled_tools = ["grep", "read_file", "search_replace"]
+disabled_tools = ["write_file"]
+auto_approve = true
+system_prompt_id = "review"
+vim_keybindings = true
+
+[tools.bash]
+permission = "never"
+allowlist = ["ls"]
+`)
+	write(t, d.homeAgent("helper"), "display_name = \"Helper\"\nagent_type = \"agent\"\n")
+	c := d.load(t)
+	p, err := c.Get("reviewer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Description != "Reviews diffs" || !p.Subagent || p.Model != "albert-large" || !p.AutoApprove ||
+		!slices.Equal(p.AllowedTools, []string{"grep", "read", "edit"}) || !slices.Equal(p.DisabledTools, []string{"write"}) ||
+		p.Permissions["bash"] != config.PermissionNever {
+		t.Errorf("reviewer = %+v", p)
+	}
+	h, err := c.Get("helper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Description != "Helper" || h.Subagent {
+		t.Errorf("helper = %+v, want display_name as its description and a primary agent", h)
+	}
+	w := strings.Join(c.Warnings, "\n")
+	for _, want := range []string{path + ":9", `"system_prompt_id"`, path + ":10", `"vim_keybindings"`, path + ":14", `"tools.bash.allowlist"`} {
+		if !strings.Contains(w, want) {
+			t.Errorf("warnings %q lack %q", w, want)
+		}
+	}
+	if strings.Contains(w, "display_name") || strings.Contains(w, "safety") || strings.Contains(w, "agent_type") {
+		t.Errorf("mapped keys reported as ignored: %q", w)
 	}
 }
 
