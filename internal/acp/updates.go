@@ -2,6 +2,8 @@ package acp
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -40,6 +42,9 @@ func (t *translator) emit(ev agent.Event) {
 		ss.send(t.ctx, sdk.UpdateAgentThoughtText(ev.Text))
 	case agent.EventNotice, agent.EventRetry, agent.EventError:
 		ss.send(t.ctx, sdk.UpdateAgentThoughtText("\n"+ev.Text+"\n"))
+	case agent.EventRateLimitWait:
+		wait := time.Duration(ev.WaitSeconds * float64(time.Second)).Round(100 * time.Millisecond)
+		ss.send(t.ctx, sdk.UpdateAgentThoughtText(fmt.Sprintf("\nwaiting %s: %s\n", wait, ev.Text)))
 	case agent.EventPermission:
 		t.announce(ev.Tool, sdk.ToolCallStatusPending)
 	case agent.EventToolCallStart:

@@ -96,6 +96,8 @@ type Agent struct {
 	history []llm.Message
 	stats   Stats
 	logErr  error // first failure to write the session log
+	// answeredBy is the model of the run's last answer (Result.Model).
+	answeredBy string
 }
 
 // ErrBusy is returned when Run is called while a run is in progress.
@@ -166,6 +168,9 @@ type Result struct {
 	Stop  StopReason
 	Err   error
 	Stats Stats
+	// Model is the wire name of the model that answered the run's last call: the
+	// fallback's when the rate limiter moved the call; empty when none answered.
+	Model string
 }
 
 // Run sends prompt and drives the model until it stops asking for tools, a middleware
@@ -183,8 +188,14 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) Result
 	a.mu.Unlock()
 	a.add(llm.Message{Role: llm.RoleUser, Content: prompt})
 
+	a.mu.Lock()
+	a.answeredBy = ""
+	a.mu.Unlock()
 	res := a.loop(ctx, emit)
 	res.Stats = a.Stats()
+	a.mu.Lock()
+	res.Model = a.answeredBy
+	a.mu.Unlock()
 	if a.opts.Log != nil {
 		// Totals must reach the disk even when the run was cancelled.
 		err := a.opts.Log.SaveStats(res.Stats)
@@ -274,6 +285,8 @@ func (a *Agent) callModel(ctx context.Context, emit func(Event)) (*llm.Response,
 				msg = fmt.Sprintf("retrying the model call after: %v", ev.Err)
 			}
 			emit(Event{Kind: EventRetry, Text: msg})
+		case llm.EventWait:
+			emit(Event{Kind: EventRateLimitWait, Text: ev.Text, WaitSeconds: ev.Wait.Seconds()})
 		case llm.EventModelSwitch:
 			// The rate limiter moved this call to a fallback model or back: every
 			// face already shows notices.
@@ -299,6 +312,7 @@ func (a *Agent) callModel(ctx context.Context, emit func(Event)) (*llm.Response,
 	a.stats.Cost += a.opts.Model.Cost(usage)
 	a.stats.ContextTokens = usage.Total()
 	stats := a.stats
+	a.answeredBy = msg.Model
 	a.mu.Unlock()
 	a.add(msg)
 	emit(Event{Kind: EventUsage, Usage: &usage, Stats: &stats})

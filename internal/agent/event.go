@@ -19,6 +19,7 @@ const (
 	EventPermission      EventKind = "permission_request"
 	EventUsage           EventKind = "usage"
 	EventRetry           EventKind = "retry"
+	EventRateLimitWait   EventKind = "rate_limit_wait"
 	EventNotice          EventKind = "notice"
 	EventCompactionStart EventKind = "compaction_start"
 	EventCompactionEnd   EventKind = "compaction_end"
@@ -50,6 +51,9 @@ type Event struct {
 	Stats *Stats     `json:"stats,omitempty"`
 	// Stop is set on turn end.
 	Stop StopReason `json:"stop_reason,omitempty"`
+	// WaitSeconds is how long a rate_limit_wait holds the call back; Text says
+	// what it waits for.
+	WaitSeconds float64 `json:"wait_seconds,omitempty"`
 }
 
 // ToolEvent describes one tool call.
@@ -64,6 +68,9 @@ type ToolEvent struct {
 	Display any `json:"-"`
 	// Reason explains a permission request (a path outside the workspace...).
 	Reason string `json:"reason,omitempty"`
+	// Refused marks the result of a call that did not run: the policy, the user, a
+	// hook or the profile refused it. Output says why.
+	Refused bool `json:"refused,omitempty"`
 }
 
 // Stats are a session's running totals.

@@ -157,7 +157,8 @@ func (e *Env) NewProvider(p config.Provider) (llm.Provider, error) {
 	if err != nil {
 		return nil, err
 	}
-	return retry.Wrap(e.rateLimited(p, key, inner), retry.Policy{}), nil
+	policy := retry.Policy{MaxWait: e.Config.RateLimits.MaxWaitOrDefault(), MaxWaitSetting: "rate_limits.max_wait"}
+	return retry.Wrap(e.rateLimited(p, key, inner), policy), nil
 }
 
 // AgentModel is what the agent loop needs to know of m.

@@ -23,8 +23,9 @@ func (e *Env) rateLimited(p config.Provider, apiKey string, inner llm.Provider) 
 		Account: accountOf(p, apiKey),
 		Store:   ratelimit.NewStore(e.Config.Home),
 		Table:   RateLimitTable(e.Config),
+		MaxWait: rl.MaxWaitOrDefault(),
 	}
-	if !e.noFallback {
+	if !e.noFallback && !rl.NoAutoFallback {
 		opts.Fallback = func(wire string) (ratelimit.Route, bool) { return e.fallbackRoute(p, inner, opts.Account, wire) }
 	}
 	return ratelimit.Wrap(inner, opts)

@@ -24,11 +24,13 @@ type layer struct {
 	Bash           *bashLayer                `toml:"bash"`
 	Graph          *graphLayer               `toml:"graph"`
 	RateLimits     *rateLimitsLayer          `toml:"rate_limits"`
-	MCPServers     map[string]mcpServerLayer `toml:"mcp_servers"`
-	Hooks          *hooksLayer               `toml:"hooks"`
-	Skills         *skillsLayer              `toml:"skills"`
-	Sandbox        *sandboxLayer             `toml:"sandbox"`
-	Permissions    *permissionsLayer         `toml:"permissions"`
+	// AutoFallback is the original's top-level auto_fallback_enabled.
+	AutoFallback *bool                     `toml:"auto_fallback_enabled"`
+	MCPServers   map[string]mcpServerLayer `toml:"mcp_servers"`
+	Hooks        *hooksLayer               `toml:"hooks"`
+	Skills       *skillsLayer              `toml:"skills"`
+	Sandbox      *sandboxLayer             `toml:"sandbox"`
+	Permissions  *permissionsLayer         `toml:"permissions"`
 }
 
 type graphLayer struct {

@@ -85,6 +85,7 @@ func (c *Config) apply(l *layer, o origin) error {
 	if err := c.applyRateLimits(l.RateLimits, o); err != nil {
 		return err
 	}
+	c.applyAutoFallback(l.AutoFallback, o)
 	return c.applySections(l, o)
 }
 

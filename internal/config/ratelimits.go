@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"time"
 )
 
 // EnvRateLimits turns the rate-limit layer on or off (true/false), for one run
@@ -23,6 +24,25 @@ type RateLimits struct {
 	QuotaProviders []string
 	// Models override limits, keyed by a model's name, alias or wire name.
 	Models map[string]ModelLimits
+	// MaxWait is the longest wait for a rate limit (a server's Retry-After or a
+	// predicted slot) before the call fails; zero means DefaultMaxWait.
+	MaxWait time.Duration
+	// NoAutoFallback keeps calls on a rate-limited model instead of moving them to
+	// its fallback_model (auto_fallback_enabled = false, or /fallback).
+	NoAutoFallback bool
+}
+
+// DefaultMaxWait is rate_limits.max_wait when unset: the original waited out any
+// Retry-After; ten minutes covers a per-minute window many times over and still
+// ends a run whose quota will not come back soon (judgement).
+const DefaultMaxWait = 10 * time.Minute
+
+// MaxWaitOrDefault returns MaxWait or its default.
+func (r RateLimits) MaxWaitOrDefault() time.Duration {
+	if r.MaxWait <= 0 {
+		return DefaultMaxWait
+	}
+	return r.MaxWait
 }
 
 // ModelLimits are per-model caps; zero leaves the documented or learned value.
@@ -42,6 +62,7 @@ type rateLimitsLayer struct {
 	Enabled        *bool                       `toml:"enabled"`
 	Tier           *string                     `toml:"tier"`
 	QuotaProviders *[]string                   `toml:"quota_providers"`
+	MaxWait        *string                     `toml:"max_wait"`
 	Models         map[string]modelLimitsLayer `toml:"models"`
 }
 
@@ -67,6 +88,14 @@ func (c *Config) applyRateLimits(l *rateLimitsLayer, o origin) error {
 		}
 		c.RateLimits.Tier = *l.Tier
 		rec("rate_limits.tier")
+	}
+	if l.MaxWait != nil {
+		d, err := parseDuration(*l.MaxWait)
+		if err != nil {
+			return fieldError(o, "rate_limits.max_wait", "rate_limits.max_wait", err.Error(), "")
+		}
+		c.RateLimits.MaxWait = d
+		rec("rate_limits.max_wait")
 	}
 	if l.QuotaProviders != nil {
 		c.RateLimits.QuotaProviders = slices.Clone(*l.QuotaProviders)
@@ -96,6 +125,15 @@ func (c *Config) applyRateLimits(l *rateLimitsLayer, o origin) error {
 		c.RateLimits.Models[name] = cur
 	}
 	return nil
+}
+
+// applyAutoFallback reads the original's top-level auto_fallback_enabled.
+func (c *Config) applyAutoFallback(v *bool, o origin) {
+	if v == nil {
+		return
+	}
+	c.RateLimits.NoAutoFallback = !*v
+	c.sources["auto_fallback_enabled"] = o("auto_fallback_enabled")
 }
 
 func setRateLimitsEnv(l *layer, v string) error {

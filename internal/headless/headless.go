@@ -44,6 +44,9 @@ type Options struct {
 	Format    Format
 	SessionID string
 	Model     string
+	// ModelName maps the wire name of the model that answered to its configured
+	// name, for the summary; nil leaves the wire name.
+	ModelName func(wire string) string
 	Stdout    io.Writer
 	// Stderr receives notices and errors in text mode.
 	Stderr io.Writer
@@ -90,6 +93,8 @@ func Run(ctx context.Context, r Runner, prompt string, opts Options) (agent.Resu
 			switch ev.Kind {
 			case agent.EventNotice, agent.EventRetry:
 				fmt.Fprintln(opts.Stderr, "albert-code:", ev.Text)
+			case agent.EventRateLimitWait:
+				fmt.Fprintf(opts.Stderr, "albert-code: waiting %s: %s\n", waitLength(ev.WaitSeconds), ev.Text)
 			case agent.EventError:
 				fmt.Fprintln(opts.Stderr, "albert-code: error:", ev.Text)
 			}
@@ -124,10 +129,21 @@ func summarize(res agent.Result, opts Options, d time.Duration) Summary {
 		Model:      opts.Model,
 		DurationMS: d.Milliseconds(),
 	}
+	if res.Model != "" {
+		s.Model = res.Model
+		if opts.ModelName != nil {
+			s.Model = opts.ModelName(res.Model)
+		}
+	}
 	if res.Err != nil {
 		s.Error = res.Err.Error()
 	}
 	return s
+}
+
+// waitLength reads a wait in seconds as a duration to the tenth of a second.
+func waitLength(seconds float64) time.Duration {
+	return time.Duration(seconds * float64(time.Second)).Round(100 * time.Millisecond)
 }
 
 func usage(u llm.Usage) usageJSON {

@@ -1,6 +1,9 @@
 package llm
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Request is one model call.
 type Request struct {
@@ -42,6 +45,9 @@ const (
 	// (the rate limiter's fallback) or back to it: Name is the model now answering,
 	// Text says why for the face to show.
 	EventModelSwitch
+	// EventWait says the call is held back for Wait before it is sent (a rate-limit
+	// slot, or a server's Retry-After): Text says what it waits for.
+	EventWait
 )
 
 // StreamEvent is one incremental piece of a streamed answer.
@@ -52,6 +58,8 @@ type StreamEvent struct {
 	ID    string
 	Name  string
 	Err   error
+	// Wait is how long the call is held back, for EventWait.
+	Wait time.Duration
 }
 
 // Response is the assembled result of a call once the stream has ended.

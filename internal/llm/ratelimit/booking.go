@@ -10,8 +10,14 @@ import (
 	"github.com/etalab-ia/albert-code/internal/llm"
 )
 
-// acquire waits until the request fits the model's limits, then books it.
-func (l *Layer) acquire(ctx context.Context, key string, chars int) (string, error) {
+// AnnounceWaitsFrom is the shortest wait for a slot that is announced to the face:
+// the debounce between calls (1.25 s at 50 rpm) would otherwise print a line before
+// every call. Judgement: a pause under 2 s reads as the model thinking.
+const AnnounceWaitsFrom = 2 * time.Second
+
+// acquire waits until the request fits the model's limits, then books it. A wait
+// longer than Options.MaxWait ends the call with an error instead.
+func (l *Layer) acquire(ctx context.Context, key string, chars int, emit func(llm.StreamEvent)) (string, error) {
 	id := strconv.Itoa(pid) + "-" + strconv.FormatInt(l.seq.Add(1), 10)
 	for {
 		now := l.opts.Clock.Now()
@@ -33,6 +39,14 @@ func (l *Layer) acquire(ctx context.Context, key string, chars int) (string, err
 		}
 		if err := pastDeadline(ctx, l.opts.Clock, wait, canonOf(key)); err != nil {
 			return "", err
+		}
+		if l.opts.MaxWait > 0 && wait > l.opts.MaxWait {
+			return "", fmt.Errorf("rate limit: the next call to %s may start in %s, more than the %s limit; raise rate_limits.max_wait to wait it out",
+				canonOf(key), wait.Round(time.Second), l.opts.MaxWait)
+		}
+		if wait >= AnnounceWaitsFrom {
+			emit(llm.StreamEvent{Kind: llm.EventWait, Wait: wait,
+				Text: fmt.Sprintf("rate limit: waiting %s for a slot on %s", wait.Round(100*time.Millisecond), canonOf(key))})
 		}
 		if err := l.opts.Clock.Sleep(ctx, wait); err != nil {
 			return "", fmt.Errorf("waiting for a rate-limit slot: %w", err)

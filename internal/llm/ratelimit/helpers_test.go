@@ -100,8 +100,13 @@ func (r *rig) layer(overrides map[string]ratelimit.Limits, withFallback bool) *r
 	return r.layerWith(ratelimit.NewStore(r.dir), overrides, withFallback)
 }
 
+// provider is a client of the fake server, with no layer.
+func (r *rig) provider() llm.Provider {
+	return openaicompat.New(openaicompat.Options{BaseURL: r.server.URL(), APIKey: apiKey, Timeout: 10 * time.Second})
+}
+
 func (r *rig) layerWith(store *ratelimit.Store, overrides map[string]ratelimit.Limits, withFallback bool) *ratelimit.Layer {
-	inner := openaicompat.New(openaicompat.Options{BaseURL: r.server.URL(), APIKey: apiKey, Timeout: 10 * time.Second})
+	inner := r.provider()
 	table := ratelimit.NewTable(ratelimit.TierExp, []ratelimit.ModelNames{{Wire: modelA, Aliases: []string{"alias-a"}}, {Wire: modelB}}, overrides)
 	opts := ratelimit.Options{Account: r.server.URL(), Store: store, Table: table, Clock: r.clock}
 	if withFallback {

@@ -50,6 +50,9 @@ type Options struct {
 	Fallback func(model string) (Route, bool)
 	// Clock is the system clock when nil.
 	Clock Clock
+	// MaxWait, when positive, is the longest wait for a slot: a longer one ends
+	// the call with an error naming rate_limits.max_wait.
+	MaxWait time.Duration
 }
 
 // Layer is an llm.Provider that keeps calls under the limits. Put it inside the
@@ -175,7 +178,7 @@ func (l *Layer) call(ctx context.Context, r Route, req llm.Request, emit func(ll
 	start := l.opts.Clock.Now()
 	if !r.unbooked {
 		var err error
-		if id, err = l.acquire(ctx, key, chars); err != nil {
+		if id, err = l.acquire(ctx, key, chars, emit); err != nil {
 			return nil, err
 		}
 	}

@@ -20,9 +20,13 @@ const (
 	DefaultMaxAttempts = 4
 	// DefaultBaseDelay is the seed's first backoff (0.5·2^attempt s).
 	DefaultBaseDelay = 500 * time.Millisecond
-	// DefaultMaxDelay caps one wait. By judgement: beyond 30 s a person at the
-	// terminal would rather see the error and decide (switch model, wait, quit).
+	// DefaultMaxDelay caps one backoff wait (when the server names none). By
+	// judgement: 30 s is long enough for a restarting server, short enough to watch.
 	DefaultMaxDelay = 30 * time.Second
+	// DefaultMaxWait caps a wait the server asks for (Retry-After): the original
+	// waited out any Retry-After; 10 minutes covers a per-minute window many times
+	// over while still ending a run whose quota will not come back soon (judgement).
+	DefaultMaxWait = 10 * time.Minute
 )
 
 // Policy says how often and how long to retry. The zero value uses the defaults.
@@ -31,10 +35,15 @@ type Policy struct {
 	MaxAttempts int
 	// BaseDelay is the backoff before the first retry; it doubles each time.
 	BaseDelay time.Duration
-	// MaxDelay caps one wait. A server Retry-After longer than MaxDelay is not
-	// waited out: retrying earlier would only earn another 429, so the error is
-	// returned at once for the caller (rate limiter, fallback, person) to handle.
+	// MaxDelay caps one backoff wait.
 	MaxDelay time.Duration
+	// MaxWait caps a wait the server asked for. A Retry-After longer than MaxWait
+	// is not waited out: retrying earlier would only earn another 429, so the
+	// error is returned at once for the caller (fallback, person) to handle.
+	MaxWait time.Duration
+	// MaxWaitSetting names the setting behind MaxWait in the give-up message, so
+	// the person knows what to raise; empty means no hint.
+	MaxWaitSetting string
 	// MaxElapsed, when positive, is the whole time budget: no retry starts whose
 	// wait would end after it.
 	MaxElapsed time.Duration
@@ -55,6 +64,9 @@ func (p Policy) withDefaults() Policy {
 	}
 	if p.MaxDelay <= 0 {
 		p.MaxDelay = DefaultMaxDelay
+	}
+	if p.MaxWait <= 0 {
+		p.MaxWait = DefaultMaxWait
 	}
 	if p.Sleep == nil {
 		p.Sleep = sleep
@@ -114,17 +126,29 @@ func (p Policy) run(ctx context.Context, inner llm.Provider, req llm.Request, em
 			return nil, giveUp(attempt, "attempt limit reached", err)
 		}
 		wait, serverAsked := p.delay(attempt, err)
-		if serverAsked && wait > p.MaxDelay {
-			return nil, giveUp(attempt, fmt.Sprintf("server asked to wait %s, more than the %s limit", wait, p.MaxDelay), err)
+		if serverAsked && wait > p.MaxWait {
+			return nil, giveUp(attempt, p.tooLong(wait), err)
 		}
 		if p.MaxElapsed > 0 && p.Now().Add(wait).Sub(start) > p.MaxElapsed {
 			return nil, giveUp(attempt, fmt.Sprintf("next try would pass the %s budget", p.MaxElapsed), err)
 		}
 		emit(llm.StreamEvent{Kind: llm.EventRetry, Err: err})
+		if serverAsked {
+			emit(llm.StreamEvent{Kind: llm.EventWait, Wait: wait, Err: err,
+				Text: fmt.Sprintf("the server asked to wait %s before the next try (%v)", wait, err)})
+		}
 		if err := p.Sleep(ctx, wait); err != nil {
 			return nil, fmt.Errorf("model call cancelled while waiting to retry: %w", err)
 		}
 	}
+}
+
+func (p Policy) tooLong(wait time.Duration) string {
+	msg := fmt.Sprintf("server asked to wait %s, more than the %s limit", wait, p.MaxWait)
+	if p.MaxWaitSetting != "" {
+		msg += fmt.Sprintf("; raise %s to wait it out", p.MaxWaitSetting)
+	}
+	return msg
 }
 
 // giveUp returns err alone after a single attempt (nothing to report), and an

@@ -94,10 +94,24 @@ func TestWrap(t *testing.T) {
 			wantAttempts: 2,
 		},
 		{
-			name:         "Retry-After beyond MaxDelay is not waited out",
+			name:      "Retry-After beyond MaxDelay but within the default MaxWait is waited out",
+			errs:      []error{apiErr(429, 45*time.Second)},
+			wantCalls: 2,
+			wantWaits: []time.Duration{45 * time.Second},
+		},
+		{
+			name:         "Retry-After beyond the default MaxWait is not waited out",
 			errs:         []error{apiErr(429, time.Hour)},
 			wantCalls:    1,
-			wantErr:      "server asked to wait 1h0m0s",
+			wantErr:      "server asked to wait 1h0m0s, more than the 10m0s limit",
+			wantAttempts: 1,
+		},
+		{
+			name:         "Retry-After beyond MaxWait names the setting to raise",
+			errs:         []error{apiErr(429, 2*time.Second)},
+			policy:       Policy{MaxWait: time.Second, MaxWaitSetting: "rate_limits.max_wait"},
+			wantCalls:    1,
+			wantErr:      "server asked to wait 2s, more than the 1s limit; raise rate_limits.max_wait to wait it out",
 			wantAttempts: 1,
 		},
 		{
@@ -163,6 +177,11 @@ func TestWrap(t *testing.T) {
 				want = append(want, llm.StreamEvent{Kind: llm.EventTextDelta, Text: fmt.Sprintf("try %d", i+1)})
 				if i < len(ft.waits) {
 					want = append(want, llm.StreamEvent{Kind: llm.EventRetry, Err: tc.errs[i]})
+					var ae *llm.APIError
+					if errors.As(tc.errs[i], &ae) && ae.RetryAfter > 0 {
+						want = append(want, llm.StreamEvent{Kind: llm.EventWait, Wait: ae.RetryAfter, Err: tc.errs[i],
+							Text: fmt.Sprintf("the server asked to wait %s before the next try (%v)", ae.RetryAfter, tc.errs[i])})
+					}
 				}
 			}
 			if !reflect.DeepEqual(events, want) {
@@ -219,7 +238,7 @@ func TestWrapCancel(t *testing.T) {
 func TestDefaults(t *testing.T) {
 	t.Parallel()
 	p := Policy{}.withDefaults()
-	if p.MaxAttempts != 4 || p.BaseDelay != 500*time.Millisecond || p.MaxDelay != 30*time.Second {
+	if p.MaxAttempts != 4 || p.BaseDelay != 500*time.Millisecond || p.MaxDelay != 30*time.Second || p.MaxWait != 10*time.Minute {
 		t.Fatalf("defaults = %+v", p)
 	}
 	if (&llm.APIError{Status: http.StatusTooManyRequests}).Retryable() != true {

@@ -1,0 +1,35 @@
+package acp
+
+import (
+	"strings"
+	"testing"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/etalab-ia/albert-code/internal/fakemodel"
+)
+
+// A server's Retry-After reaches the editor as a thought saying how long the agent
+// waits and why, then the answer follows.
+func TestARateLimitWaitIsAThought(t *testing.T) {
+	f, out := start(t, fakemodel.Script{Turns: []fakemodel.Turn{
+		fakemodel.AlbertError(429, "Rate limit exceeded.").WithHeader("Retry-After", "1"),
+		{Text: []string{"done"}},
+	}}, nil)
+	c := &client{}
+	conn := f.connect(out, c, sdk.ClientCapabilities{})
+	sess := f.newSession(conn)
+	resp, err := conn.Prompt(ctxFor(t), prompt(sess.SessionId, "go"))
+	if err != nil || resp.StopReason != sdk.StopReasonEndTurn || c.agentText() != "done" {
+		t.Fatalf("prompt: %+v, %v, text %q", resp, err, c.agentText())
+	}
+	var thoughts strings.Builder
+	for _, u := range c.snapshot() {
+		if th := u.Update.AgentThoughtChunk; th != nil && th.Content.Text != nil {
+			thoughts.WriteString(th.Content.Text.Text)
+		}
+	}
+	if !strings.Contains(thoughts.String(), "waiting 1s: the server asked to wait 1s") {
+		t.Fatalf("thoughts %q, want the wait", thoughts.String())
+	}
+}
