@@ -35,6 +35,8 @@ type Config struct {
 	Sandbox Sandbox
 	// Permissions is the [permissions] table (global configuration only).
 	Permissions Permissions
+	// AgentLoop holds auto_continue, project_context and system_prompt_id.
+	AgentLoop AgentLoop
 
 	// Home is the application directory (sessions, agents/, .env, trusted_folders.toml).
 	Home string

@@ -29,6 +29,9 @@ func Show(w io.Writer, c *Config) error {
 	s.kv("model", "model", c.ModelName)
 	s.kv("agent", "agent", c.Agent)
 	s.kv("context_warning", "context_warning", c.ContextWarning)
+	s.kv("auto_continue", "auto_continue", c.AgentLoop.AutoContinue)
+	s.kv("project_context", "project_context", c.AgentLoop.ProjectContext)
+	s.kv("system_prompt_id", "system_prompt_id", c.AgentLoop.SystemPromptID)
 	s.kv("enabled_tools", "enabled_tools", c.EnabledTools)
 	s.kv("disabled_tools", "disabled_tools", c.DisabledTools)
 
