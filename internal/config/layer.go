@@ -31,6 +31,7 @@ type layer struct {
 	Skills       *skillsLayer              `toml:"skills"`
 	Sandbox      *sandboxLayer             `toml:"sandbox"`
 	Permissions  *permissionsLayer         `toml:"permissions"`
+	agentLoopLayer
 }
 
 type graphLayer struct {

@@ -86,6 +86,9 @@ func (c *Config) apply(l *layer, o origin) error {
 		return err
 	}
 	c.applyAutoFallback(l.AutoFallback, o)
+	if err := c.applyAgentLoop(&l.agentLoopLayer, o); err != nil {
+		return err
+	}
 	return c.applySections(l, o)
 }
 

@@ -41,6 +41,10 @@ type Input struct {
 	// Sandbox says how commands are confined: SandboxOn, SandboxOff or
 	// SandboxMissing; empty means SandboxOff, the safe thing to tell a model.
 	Sandbox string
+	// Base replaces the built-in base prompt (a custom prompt file, see LoadCustom).
+	Base string
+	// ProjectContext is GatherContext's section, added after the environment.
+	ProjectContext string
 }
 
 // What the model is told about the OS sandbox, so that it reads a refusal right.
@@ -62,8 +66,18 @@ func Build(in Input) (string, string) {
 	if sb == "" {
 		sb = SandboxOff
 	}
-	b.WriteString(strings.Replace(strings.TrimSpace(base), "{{sandbox}}", sb, 1))
+	head := base
+	if in.Base != "" {
+		head = in.Base
+	}
+	// A custom prompt without the placeholder still tells the model about the sandbox,
+	// in the environment below: a refusal must not read as a bug to work around.
+	told := strings.Contains(head, "{{sandbox}}")
+	b.WriteString(strings.Replace(strings.TrimSpace(head), "{{sandbox}}", sb, 1))
 	b.WriteString("\n\n# Environment\n")
+	if !told {
+		b.WriteString(sb + "\n")
+	}
 	fmt.Fprintf(&b, "- Working directory: %s\n", in.WorkDir)
 	fmt.Fprintf(&b, "- Platform: %s/%s\n", runtime.GOOS, runtime.GOARCH)
 	if !in.Now.IsZero() {
@@ -80,6 +94,7 @@ func Build(in Input) (string, string) {
 		b.WriteString(s)
 		b.WriteString("\n")
 	}
+	b.WriteString(in.ProjectContext)
 	writeSkills(&b, in.Skills)
 	var used string
 	if in.Trusted {
