@@ -60,6 +60,10 @@ func (a *Agent) runOne(ctx context.Context, call llm.ToolCall, emit func(Event))
 	}
 
 	t, ok := a.opts.Tools.Get(call.Name)
+	if why, withheld := a.opts.Withheld[call.Name]; !ok && withheld {
+		ev.Refused = true
+		return finish(tool.Errorf("%s is not available: %s. Do without it; the available tools are: %s", call.Name, why, a.toolNames()))
+	}
 	if !ok {
 		return finish(tool.Errorf("unknown tool %q; the available tools are: %s", call.Name, a.toolNames()))
 	}
@@ -70,6 +74,7 @@ func (a *Agent) runOne(ctx context.Context, call llm.ToolCall, emit func(Event))
 		v := a.opts.Hooks.BeforeTool(ctx, ev)
 		emitNotices(emit, v.Notices)
 		if v.Deny {
+			ev.Refused = true
 			return finish(tool.Errorf("a hook refused this call: %s", v.Reason))
 		}
 		if v.Arguments != nil {
@@ -83,6 +88,7 @@ func (a *Agent) runOne(ctx context.Context, call llm.ToolCall, emit func(Event))
 	}
 	res, allowed, asked := a.authorize(ctx, info, paths, ev, emit)
 	if !allowed {
+		ev.Refused = ctx.Err() == nil
 		return finish(res)
 	}
 	if a.opts.Confine != nil {

@@ -6,6 +6,7 @@ package agentenv
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -70,14 +71,13 @@ type Env struct {
 	lookupEnv func(string) (string, bool)
 	// sb is the workspace's sandbox, made on first use and shared by the copies.
 	sb *sharedSandbox
-	// profileWarnings name the profile files and keys that were ignored, and what of
-	// the original's files could not be read.
+	// profileWarnings name the profile files and keys that were ignored.
 	profileWarnings *onceWarnings
 }
 
 type sharedSandbox struct {
-	once sync.Once
-	s    *sandbox.Sandbox
+	mu sync.Mutex
+	s  *sandbox.Sandbox
 }
 
 // Load reads trust, configuration and profiles for opts.WorkDir.
@@ -102,7 +102,8 @@ func Load(opts Options) (*Env, error) {
 		}
 		return (opts.Trust && isAncestorOrSelf(dir, workDir)) || ts.IsTrusted(dir)
 	}
-	cfg, err := config.Load(config.Options{WorkDir: workDir, Overrides: opts.Overrides, Trusted: isTrusted, LookupEnv: opts.LookupEnv})
+	cfg, err := config.Load(config.Options{WorkDir: workDir, Overrides: opts.Overrides, Trusted: isTrusted, LookupEnv: opts.LookupEnv,
+		ListModels: serverModels(home)})
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +116,7 @@ func Load(opts Options) (*Env, error) {
 		return nil, err
 	}
 	return &Env{WorkDir: workDir, Config: cfg, Profile: prof, Trusted: trusted, userAgent: opts.UserAgent, trustedDir: isTrusted, sb: &sharedSandbox{},
-		mcp: newMCPServers(), skillSet: &skillSet{}, lookupEnv: lookup, profileWarnings: &onceWarnings{lines: append(cfg.Notices, cat.Warnings...)}}, nil
+		mcp: newMCPServers(), skillSet: &skillSet{}, lookupEnv: lookup, profileWarnings: &onceWarnings{lines: append(append(cfg.Notices, originalFiles(cfg, opts.LookupEnv == nil)...), cat.Warnings...)}}, nil
 }
 
 // isAncestorOrSelf reports whether dir is path or one of its ancestors: --trust
@@ -198,15 +199,23 @@ func (e *Env) secrets() []string {
 
 // Tools builds the registry a profile may use: built-ins, the skill tool and the tools
 // of the MCP servers a run started, filtered by the profile and by enabled_tools /
-// disabled_tools (--enabled-tools).
+// disabled_tools (--enabled-tools, --disabled-tools).
 func (e *Env) Tools(prof profile.Profile, deps builtin.Deps) (*tool.Registry, error) {
+	reg, _, err := e.toolsWithheld(prof, deps)
+	return reg, err
+}
+
+// toolsWithheld is Tools that also says, for each tool it filtered out, which rule
+// took it away and what would give it back: the agent tells the model that rather
+// than "unknown tool".
+func (e *Env) toolsWithheld(prof profile.Profile, deps builtin.Deps) (*tool.Registry, map[string]string, error) {
 	enabled, err := tool.ParseNamePatterns(e.Config.EnabledTools)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	disabled, err := tool.ParseNamePatterns(e.Config.DisabledTools)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	tools := builtin.All(e.toolEnv(), deps)
 	if e.CodeGraph != nil {
@@ -215,14 +224,32 @@ func (e *Env) Tools(prof profile.Profile, deps builtin.Deps) (*tool.Registry, er
 	tools = append(tools, e.extensionTools()...)
 	all, err := tool.NewRegistry(tools...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return all.Filter(func(i tool.Info) bool {
-		if len(enabled) > 0 && !tool.MatchAny(enabled, i.Name) {
-			return false
+	withheld := map[string]string{}
+	reg := all.Filter(func(i tool.Info) bool {
+		why := withheldBy(prof, enabled, disabled, i)
+		if why != "" {
+			withheld[i.Name] = why
 		}
-		return !tool.MatchAny(disabled, i.Name) && prof.AllowsTool(i.Name, i.ReadOnly)
-	}), nil
+		return why == ""
+	})
+	return reg, withheld, nil
+}
+
+// withheldBy names the rule that keeps tool i from profile prof, or "" when none does.
+func withheldBy(prof profile.Profile, enabled, disabled []tool.NamePattern, i tool.Info) string {
+	switch {
+	case len(enabled) > 0 && !tool.MatchAny(enabled, i.Name):
+		return "it is not in enabled_tools (--enabled-tools)"
+	case tool.MatchAny(disabled, i.Name):
+		return "disabled_tools (--disabled-tools) takes it away"
+	case prof.Name == profile.Plan && !prof.AllowsTool(i.Name, i.ReadOnly):
+		return "it is not allowed in plan mode, which only reads; the user leaves plan mode (Shift+Tab, or --agent default) to change files or run commands"
+	case !prof.AllowsTool(i.Name, i.ReadOnly):
+		return fmt.Sprintf("the %q profile does not allow it", prof.Name)
+	}
+	return ""
 }
 
 // Policy turns [tools.*] rules and the profile's permission overrides into the

@@ -118,7 +118,7 @@ func (e *Env) NewRun(o RunOptions) (*Run, error) {
 
 	subs := &subAgents{env: e, provider: provider, model: AgentModel(m)}
 	todos := &builtin.TodoList{}
-	reg, toolErr := e.Tools(e.Profile, builtin.Deps{Todos: todos, Asker: o.Asker, SubAgents: subs, Search: e.searchBackend()})
+	reg, withheld, toolErr := e.toolsWithheld(e.Profile, builtin.Deps{Todos: todos, Asker: o.Asker, SubAgents: subs, Search: e.searchBackend()})
 	if toolErr == nil && o.NoTools {
 		reg = reg.Filter(func(tool.Info) bool { return false })
 	}
@@ -197,6 +197,7 @@ func (e *Env) NewRun(o RunOptions) (*Run, error) {
 		SystemPrompt: system, History: sess.history, Stats: sess.stats,
 		CompactKeepTurns: e.Config.Compaction.KeepRecentTurns,
 		Confine:          confine(e.Profile),
+		Withheld:         withheld,
 	}
 	if sess.log != nil {
 		r.SessionID = sess.log.ID()

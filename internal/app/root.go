@@ -22,25 +22,27 @@ import (
 
 // runFlags are the flags of the agent itself (the root command).
 type runFlags struct {
-	sandbox      string
-	print        bool
-	output       string
-	maxTurns     int
-	maxPrice     float64
-	enabledTools []string
-	agent        string
-	model        string
-	baseURL      string
-	trust        bool
-	cont         bool
-	resume       string
-	workdir      string
-	setup        bool
-	apiKey       string
+	sandbox       string
+	print         bool
+	output        string
+	maxTurns      int
+	maxPrice      float64
+	enabledTools  []string
+	disabledTools []string
+	agent         string
+	model         string
+	baseURL       string
+	trust         bool
+	cont          bool
+	resume        string
+	workdir       string
+	setup         bool
+	apiKey        string
 }
 
 func newRootCmd(stdin io.Reader) *cobra.Command {
 	var f runFlags
+	var originalPrompt *string
 	root := &cobra.Command{
 		Use:   "albert-code [PROMPT]",
 		Short: "A coding agent for the Albert API and any OpenAI-compatible model server",
@@ -58,24 +60,26 @@ repository, driving a model through the Albert API or any OpenAI-compatible serv
 		Args:    cobra.ArbitraryArgs,
 		Version: Version(),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runAgent(cmd, f, args, stdin)
+			return runAgent(cmd, f, applyOriginalFlags(cmd, &f, *originalPrompt, args), stdin)
 		},
 	}
 	fl := root.Flags()
+	originalPrompt = addOriginalFlags(fl)
 	fl.BoolVarP(&f.print, "print", "p", false, "run the prompt without the interactive UI and print the result (headless)")
 	fl.StringVar(&f.output, "output", "text", "headless output: text, json or stream-json")
 	fl.IntVar(&f.maxTurns, "max-turns", 0, "stop after this many model calls (0: no limit)")
 	fl.Float64Var(&f.maxPrice, "max-price", 0, "stop once the session has cost this much, in EUR (0: no limit)")
 	fl.StringSliceVar(&f.enabledTools, "enabled-tools", nil, "only offer these tools (names, globs such as 'web_*', or 're:' regular expressions)")
+	fl.StringSliceVar(&f.disabledTools, "disabled-tools", nil, "never offer these tools (same patterns as --enabled-tools)")
 	fl.StringVar(&f.agent, "agent", "", "agent profile: default, plan, accept-edits, auto-approve or your own")
 	fl.StringVar(&f.model, "model", "", "model to use (a name, alias or wire name from the configuration)")
 	fl.StringVar(&f.baseURL, "base-url", "", "override the active provider's base URL")
 	fl.BoolVar(&f.trust, "trust", false, "trust the working directory for this run (file-changing tools, project config)")
 	fl.BoolVarP(&f.cont, "continue", "c", false, "continue the latest session of this directory")
-	fl.StringVar(&f.resume, "resume", "", "resume the session with this ID (or unique prefix); without an ID the UI lists the sessions")
 	// Without an ID, --resume opens the picker; "--resume ID" still works since
 	// runAgent takes the first argument as the ID.
-	fl.Lookup("resume").NoOptDefVal = pickSession
+	fl.Var(optionalID{&f.resume}, "resume", "resume the session `ID` (or unique prefix); without an ID the UI lists the sessions")
+	fl.Lookup("resume").NoOptDefVal = optionalIDAbsent
 	fl.BoolVar(&f.setup, "setup", false, "open the setup screen (provider, model and API key) before the session")
 	fl.StringVar(&f.workdir, "workdir", "", "work in this directory instead of the current one")
 	fl.StringVar(&f.sandbox, "sandbox", "", "on (the default) or off: confine the commands tools start with the OS sandbox")
@@ -88,6 +92,7 @@ repository, driving a model through the Albert API or any OpenAI-compatible serv
 	root.AddCommand(newACPCmd(stdin))
 	root.AddCommand(newQuotaCmd())
 	root.AddCommand(newCronCmd())
+	root.AddCommand(newMigrateCmd())
 	return root
 }
 
@@ -130,6 +135,9 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, stdin io.Reader) er
 	if cmd.Flags().Changed("enabled-tools") {
 		ov.EnabledTools = f.enabledTools
 	}
+	if cmd.Flags().Changed("disabled-tools") {
+		ov.DisabledTools = f.disabledTools
+	}
 	e, err := loadEnv(wd, ov, f.trust)
 	if err != nil {
 		return usageError("%v", err)
@@ -160,7 +168,7 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, stdin io.Reader) er
 	defer stop()
 	// Files named with @path go in with the prompt, as in the UI.
 	res, err := headless.Run(ctx, run.Agent, mention.Expand(text, e.WorkDir), headless.Options{
-		Format: format, SessionID: run.SessionID, Model: run.Model,
+		Format: format, SessionID: run.SessionID, Model: run.Model, ModelName: e.ModelName,
 		Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(),
 	})
 	if err != nil {

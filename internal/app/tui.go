@@ -45,6 +45,9 @@ func runTUI(cmd *cobra.Command, f runFlags, prompt string) error {
 	if cmd.Flags().Changed("enabled-tools") {
 		ov.EnabledTools = f.enabledTools
 	}
+	if cmd.Flags().Changed("disabled-tools") {
+		ov.DisabledTools = f.disabledTools
+	}
 	hist, err := input.LoadHistory(home)
 	if err != nil {
 		fmt.Fprintln(cmd.ErrOrStderr(), "albert-code: warning:", err)

@@ -65,6 +65,17 @@ type Summary struct {
 	Model      string           `json:"model,omitempty"`
 	DurationMS int64            `json:"duration_ms"`
 	Error      string           `json:"error,omitempty"`
+	// Refused lists the calls that did not run because something refused them. The
+	// exit code stays 0 (docs/headless.md says why): scripts check this list.
+	Refused []RefusedCall `json:"refused,omitempty"`
+}
+
+// RefusedCall is one tool call that did not run, and why.
+type RefusedCall struct {
+	ID        string          `json:"id"`
+	Tool      string          `json:"tool"`
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+	Reason    string          `json:"reason"`
 }
 
 type usageJSON struct {
@@ -80,7 +91,14 @@ func Run(ctx context.Context, r Runner, prompt string, opts Options) (agent.Resu
 	enc := json.NewEncoder(opts.Stdout)
 	enc.SetEscapeHTML(false)
 	var writeErr error
+	var refused []RefusedCall
 	emit := func(ev agent.Event) {
+		if ev.Kind == agent.EventToolCallResult && ev.Tool != nil && ev.Tool.Refused {
+			refused = append(refused, RefusedCall{ID: ev.Tool.ID, Tool: ev.Tool.Name, Arguments: ev.Tool.Arguments, Reason: ev.Tool.Output})
+			if opts.Format == FormatText {
+				fmt.Fprintf(opts.Stderr, "albert-code: refused %s: %s\n", ev.Tool.Name, firstLine(ev.Tool.Output))
+			}
+		}
 		switch opts.Format {
 		case FormatStreamJSON:
 			if ev.Kind == agent.EventTurnEnd {
@@ -105,6 +123,7 @@ func Run(ctx context.Context, r Runner, prompt string, opts Options) (agent.Resu
 		return res, fmt.Errorf("write output: %w", writeErr)
 	}
 	sum := summarize(res, opts, time.Since(start))
+	sum.Refused = refused
 	switch opts.Format {
 	case FormatText:
 		if res.Text != "" {
@@ -148,4 +167,13 @@ func waitLength(seconds float64) time.Duration {
 
 func usage(u llm.Usage) usageJSON {
 	return usageJSON{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens}
+}
+
+// firstLine keeps a refusal to one line of stderr: the reason comes first.
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
 }
