@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -44,7 +45,7 @@ var nonInteractiveEnv = []string{
 // BashParams are the arguments of the bash tool.
 type BashParams struct {
 	Command     string `json:"command" jsonschema:"the shell command to run"`
-	Timeout     int    `json:"timeout,omitempty" jsonschema:"timeout in seconds (default 120, max 600)"`
+	Timeout     int    `json:"timeout,omitempty" jsonschema:"timeout in seconds (the description gives the default and the maximum)"`
 	Description string `json:"description,omitempty" jsonschema:"five to ten words saying what the command does, shown to the user"`
 }
 
@@ -52,11 +53,21 @@ type BashParams struct {
 // own process group so a timeout or cancel kills everything it started.
 func Bash(env Env) tool.Tool {
 	return tool.New(tool.Def[BashParams]{
-		Info: tool.Info{Name: "bash", Description: bashDescription, Kind: tool.KindExecute},
+		Info: tool.Info{Name: "bash", Description: bashDescriptionFor(env), Kind: tool.KindExecute},
 		Run: func(ctx context.Context, call tool.Call, p BashParams) (tool.Result, error) {
 			return runBash(ctx, env, call, p)
 		},
 	})
+}
+
+// bashDescriptionFor tells the model the timeouts this configuration really applies
+// ([bash] timeout, 300 s by default), not the built-in fallbacks.
+func bashDescriptionFor(env Env) string {
+	seconds := func(d time.Duration) string { return strconv.Itoa(int(d / time.Second)) }
+	return strings.NewReplacer(
+		"{{timeout}}", seconds(orDuration(env.BashTimeout, DefaultBashTimeout)),
+		"{{max_timeout}}", seconds(orDuration(env.BashMaxTimeout, DefaultBashMaxTimeout)),
+	).Replace(bashDescription)
 }
 
 func runBash(ctx context.Context, env Env, call tool.Call, p BashParams) (tool.Result, error) {
