@@ -82,3 +82,12 @@ func accountOf(p config.Provider, apiKey string) string {
 	sum := sha256.Sum256([]byte(apiKey))
 	return p.BaseURL + "#" + hex.EncodeToString(sum[:6])
 }
+
+// ModelName returns the configured name of the model with wire name wire (the one
+// that answered a call), or wire itself when no configured model has it.
+func (e *Env) ModelName(wire string) string {
+	if m, err := e.Config.Model(wire); err == nil {
+		return m.Name
+	}
+	return wire
+}
