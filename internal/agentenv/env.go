@@ -315,6 +315,9 @@ func (e *Env) Middlewares(prof profile.Profile, l Limits, todos *builtin.TodoLis
 			return out
 		}})
 	}
+	if m := e.autoContinue(prof, todos); m != nil {
+		ms = append(ms, m)
+	}
 	return ms
 }
 

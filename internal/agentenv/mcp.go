@@ -159,6 +159,7 @@ func (e *Env) Close() {
 	if e.mcp != nil {
 		e.mcp.close()
 	}
+	e.closeSandbox()
 }
 
 // acquireMCP starts the MCP servers for a run, unless it offers no tools, and

@@ -44,7 +44,11 @@ func newSandbox(workDir string, c *config.Config, lookup func(string) (string, b
 
 // Sandbox returns the workspace's sandbox, shared by the Env's copies.
 func (e *Env) Sandbox() *sandbox.Sandbox {
-	e.sb.once.Do(func() { e.sb.s = newSandbox(e.WorkDir, e.Config, e.lookupEnv) })
+	e.sb.mu.Lock()
+	defer e.sb.mu.Unlock()
+	if e.sb.s == nil {
+		e.sb.s = newSandbox(e.WorkDir, e.Config, e.lookupEnv)
+	}
 	return e.sb.s
 }
 
@@ -97,4 +101,17 @@ func (e *Env) sandboxPrompt() string {
 		return prompt.SandboxMissing
 	}
 	return prompt.SandboxOn
+}
+
+// closeSandbox removes the sandbox's private temporary directory, if one was made;
+// a later command makes it anew.
+func (e *Env) closeSandbox() {
+	if e.sb == nil {
+		return
+	}
+	e.sb.mu.Lock()
+	defer e.sb.mu.Unlock()
+	if e.sb.s != nil {
+		_ = e.sb.s.Close()
+	}
 }

@@ -2,8 +2,10 @@ package agentenv
 
 import (
 	"encoding/json"
+	"os"
 	"testing"
 
+	"github.com/etalab-ia/albert-code/internal/fakemodel"
 	"github.com/etalab-ia/albert-code/internal/permission"
 	"github.com/etalab-ia/albert-code/internal/permission/shellcmd"
 	"github.com/etalab-ia/albert-code/internal/profile"
@@ -57,4 +59,28 @@ func TestConfineChoosesTheMode(t *testing.T) {
 	if got := confine(profile.Profile{Name: "explore", Subagent: true})(bash, bashArgs("make"), true); got != sandbox.ReadOnly {
 		t.Errorf("sub-agent: %s", got)
 	}
+}
+
+// Closing the Env removes the sandbox's private temporary directory; a command
+// after that gets a new one.
+func TestCloseRemovesTheSandboxTempDir(t *testing.T) {
+	x := newExtEnv(t, "", fakemodel.Script{})
+	e := x.load(t, true)
+	sb := e.Sandbox()
+	tmp, err := sb.TempDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Close()
+	if _, err := os.Stat(tmp); !os.IsNotExist(err) {
+		t.Fatalf("%s outlived the Env: %v", tmp, err)
+	}
+	if e.Sandbox() != sb {
+		t.Fatal("the Env made another sandbox after Close")
+	}
+	again, err := sb.TempDir()
+	if err != nil || again == tmp {
+		t.Fatalf("after Close: %q, %v", again, err)
+	}
+	os.RemoveAll(again)
 }
