@@ -182,27 +182,3 @@ func (l *Lister) client() *http.Client {
 	}
 	return http.DefaultClient
 }
-
-// Find returns the model whose id or alias is name: exact case first, then
-// ignoring case, as Albert resolves names.
-func Find(models []Model, name string) (Model, bool) {
-	for _, fold := range []bool{false, true} {
-		eq := func(a string) bool {
-			if fold {
-				return strings.EqualFold(a, name)
-			}
-			return a == name
-		}
-		for _, m := range models {
-			if eq(m.ID) {
-				return m, true
-			}
-			for _, a := range m.Aliases {
-				if eq(a) {
-					return m, true
-				}
-			}
-		}
-	}
-	return Model{}, false
-}

@@ -150,20 +150,3 @@ func TestDamagedCacheFileIsFetchedAgain(t *testing.T) {
 		t.Fatalf("got %+v, %v after %d requests; want a fresh fetch", got, err, f.hits.Load())
 	}
 }
-
-func TestFindMatchesIDThenAliasExactBeforeFolded(t *testing.T) {
-	models := []Model{{ID: "Qwen/Qwen3.6-27B", Aliases: []string{"albert-code"}}, {ID: "qwen", Aliases: nil}}
-	for name, want := range map[string]string{
-		"albert-code":      "Qwen/Qwen3.6-27B",
-		"ALBERT-CODE":      "Qwen/Qwen3.6-27B",
-		"qwen":             "qwen",
-		"qwen/qwen3.6-27b": "Qwen/Qwen3.6-27B",
-	} {
-		if m, ok := Find(models, name); !ok || m.ID != want {
-			t.Errorf("Find(%q) = %q, %v; want %q", name, m.ID, ok, want)
-		}
-	}
-	if _, ok := Find(models, "albert-large"); ok {
-		t.Error("Find found a name the list does not have")
-	}
-}
