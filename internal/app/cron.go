@@ -55,7 +55,7 @@ func newCronValidateCmd() *cobra.Command {
 				return usageError("%v", err)
 			}
 			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "%s: %d jobs, %d enabled: valid\n", f.Path, len(f.Jobs), len(f.Enabled()))
+			fmt.Fprintf(out, "%s: %s, %d enabled: valid\n", f.Path, countOf(len(f.Jobs), "job"), len(f.Enabled()))
 			if !checked {
 				fmt.Fprintf(out, "workspaces not checked: the root %s does not exist (give --workspace)\n", root)
 			}

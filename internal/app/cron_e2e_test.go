@@ -152,6 +152,10 @@ func TestCronValidateCommand(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "good.yml: 2 jobs, 1 enabled: valid") || strings.Contains(r.stdout, "not checked") {
 		t.Errorf("valid file: %+v", r)
 	}
+	one := h.writeFile("one.yml", "jobs:\n  - {name: a, schedule: '0 9 * * *', instruction: x, workspace: shared}\n")
+	if r := h.run("cron", "validate", one, "--workspace", root); r.code != 0 || !strings.Contains(r.stdout, "one.yml: 1 job, 1 enabled: valid") {
+		t.Errorf("one job: %+v", r)
+	}
 	r = h.run("cron", "validate", good, "--workspace", filepath.Join(h.work, "absent"))
 	if r.code != 0 || !strings.Contains(r.stdout, "workspaces not checked") {
 		t.Errorf("absent root: %+v", r)

@@ -175,14 +175,14 @@ func (m *Model) pickSession() {
 	}
 	var items []dialog.Item
 	for _, s := range metas {
-		if s.ID == m.conv.ID() {
-			continue
+		if s.ID == m.conv.ID() || s.MessageCount == 0 {
+			continue // an empty session, left before its first prompt, has nothing to resume
 		}
 		title := s.Title
 		if title == "" {
 			title = "(no prompt yet)"
 		}
-		detail := fmt.Sprintf("%s · %d messages · %s", s.UpdatedAt.Local().Format("2006-01-02 15:04"), s.MessageCount, s.ID[:min(8, len(s.ID))])
+		detail := fmt.Sprintf("%s · %s · %s", s.UpdatedAt.Local().Format("2006-01-02 15:04"), countOf(s.MessageCount, "message"), s.ID[:min(8, len(s.ID))])
 		items = append(items, dialog.Item{Label: title, Detail: detail, Value: s.ID})
 	}
 	if len(items) == 0 {
@@ -285,4 +285,12 @@ func (m *Model) completeCommand(prefix string) []input.Suggestion {
 		out = append(out, input.Suggestion{Text: "/" + c.Name, Label: label, Detail: c.Description})
 	}
 	return out
+}
+
+// countOf says n things in English: "1 message", "2 messages".
+func countOf(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
