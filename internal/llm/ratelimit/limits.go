@@ -47,6 +47,8 @@ type Documented struct {
 	// Aliases are the other names Albert and users give the model.
 	Aliases   []string
 	Exp, Prod Limits
+	// Assumed marks limits not documented for this model (ShippedSource).
+	Assumed bool
 }
 
 // DocumentedSource is where the shipped table comes from.
@@ -81,7 +83,42 @@ var DocumentedTiers = []Documented{
 		Exp:     Limits{RPM: 50, RPD: 1000, TPM: 128000, TPD: 2460000},
 		Prod:    Limits{RPM: 100, RPD: 50000, TPM: 246000},
 	},
+	// The three models the official product ships (ea:config/opencode.template.json,
+	// July 2026) are not on the prices page the original quoted; see ShippedSource.
+	{
+		ID:      "mistralai/Mistral-Medium-3.5-128B",
+		Aliases: []string{"mistral-medium-3.5-128b"},
+		Exp:     openWeightExp,
+		Prod:    openWeightProd,
+		Assumed: true,
+	},
+	{
+		ID:      "deepseek-ai/DeepSeek-V4-Flash",
+		Aliases: []string{"deepseek-v4-flash"},
+		Exp:     openWeightExp,
+		Prod:    openWeightProd,
+		Assumed: true,
+	},
+	{
+		ID:      "Qwen/Qwen3.6-27B",
+		Aliases: []string{"qwen3.6-27b"},
+		Exp:     openWeightExp,
+		Prod:    openWeightProd,
+		Assumed: true,
+	},
 }
+
+// ShippedSource says where the limits of the shipped models come from: Albert
+// documents no per-model figure for them, so they take the figures the prices page
+// gives three of its four models (openWeightExp, openWeightProd), the tier every
+// Albert text model shared when it was read. By judgement, until /v1/me/info or a
+// 429 says otherwise; [rate_limits.models] overrides them.
+const ShippedSource = "assumed, not documented per model (December 2026): the figures https://albert.sites.beta.gouv.fr/prices/ gives three of its four open-weight models"
+
+var (
+	openWeightExp  = Limits{RPM: 50, RPD: 1000, TPM: 128000, TPD: 2460000}
+	openWeightProd = Limits{RPM: 100, RPD: 50000, TPM: 246000}
+)
 
 // ModelNames is one model known by several names: its wire name first.
 type ModelNames struct {
@@ -96,19 +133,21 @@ type Table struct {
 	canon      map[string]string // lower-case name → canonical key
 	documented map[string]Limits // canonical key → documented limits of the tier
 	overrides  map[string]Limits // canonical key → configured limits
+	assumed    map[string]bool   // canonical key → the tier's limits are assumed
 }
 
 // NewTable builds a table for tier from the documented tiers, the models of the
 // configuration (their names and aliases join the documented ones) and the
 // configured overrides, keyed by any name of a model.
 func NewTable(tier Tier, models []ModelNames, overrides map[string]Limits) *Table {
-	t := &Table{canon: map[string]string{}, documented: map[string]Limits{}, overrides: map[string]Limits{}}
+	t := &Table{canon: map[string]string{}, documented: map[string]Limits{}, overrides: map[string]Limits{}, assumed: map[string]bool{}}
 	for _, d := range DocumentedTiers {
 		key := d.ID
 		t.alias(key, key)
 		for _, a := range d.Aliases {
 			t.alias(a, key)
 		}
+		t.assumed[key] = d.Assumed
 		if tier == TierProd {
 			t.documented[key] = d.Prod
 		} else {
@@ -163,6 +202,8 @@ func (t *Table) Source(key string, learned Limits) string {
 		return "configuration"
 	case !learned.IsZero():
 		return "stated by the server in a 429"
+	case !t.documented[key].IsZero() && t.assumed[key]:
+		return "assumed Albert tier (no per-model figure is documented)"
 	case !t.documented[key].IsZero():
 		return "documented Albert tier"
 	}
