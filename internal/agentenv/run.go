@@ -107,6 +107,11 @@ func (e *Env) NewRun(o RunOptions) (*Run, error) {
 	if o.WrapProvider != nil {
 		provider = o.WrapProvider(provider)
 	}
+	basePrompt, err := e.customBasePrompt()
+	if err != nil {
+		return nil, err
+	}
+	projectContext := e.startProjectContext(o.SystemPrompt != "")
 	releaseMCP := e.acquireMCP(o.NoTools)
 	var sess openedSession
 	var sessErr error
@@ -128,7 +133,8 @@ func (e *Env) NewRun(o RunOptions) (*Run, error) {
 	system := o.SystemPrompt
 	if system == "" {
 		system, _ = prompt.Build(prompt.Input{Sandbox: e.sandboxPrompt(), WorkDir: e.WorkDir, Trusted: e.Trusted, Model: m.Name,
-			Profile: e.Profile.Name, ProfileAddition: e.Profile.SystemPrompt, Now: time.Now(), Skills: e.promptSkills(reg)})
+			Profile: e.Profile.Name, ProfileAddition: e.Profile.SystemPrompt, Now: time.Now(), Skills: e.promptSkills(reg),
+			Base: basePrompt, ProjectContext: projectContext()})
 	}
 	if s := strings.TrimSpace(o.AppendSystemPrompt); s != "" {
 		system += "\n\n" + s
