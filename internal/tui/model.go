@@ -37,6 +37,10 @@ type Model struct {
 
 	busy      bool
 	busySince time.Time
+	// waitUntil and waitFor are the rate-limit wait in progress: the status line
+	// counts it down.
+	waitUntil time.Time
+	waitFor   string
 	sawError  bool
 	cancel    context.CancelFunc
 	stats     chat.Stats

@@ -97,11 +97,17 @@ func (m *Model) apply(ev agent.Event) {
 	switch ev.Kind {
 	case agent.EventError:
 		m.sawError = true
+		m.waitUntil = time.Time{}
 	case agent.EventUsage:
 		if ev.Stats != nil {
 			m.stats.Stats = *ev.Stats
 		}
 		return
+	case agent.EventRateLimitWait:
+		m.waitUntil = time.Now().Add(time.Duration(ev.WaitSeconds * float64(time.Second)))
+		m.waitFor = ev.Text
+	case agent.EventTextDelta, agent.EventReasoningDelta, agent.EventToolCallStart, agent.EventTurnEnd:
+		m.waitUntil = time.Time{} // the model answers: the wait is over
 	}
 	m.chat.Apply(ev)
 }

@@ -81,6 +81,9 @@ func (m *Model) statusLine() string {
 		s = t.Warn.Render("press ctrl+c again to quit")
 	case m.opening:
 		s = t.Dim.Render(spinner[m.frame%len(spinner)] + " opening the session…")
+	case m.busy && time.Now().Before(m.waitUntil):
+		left := time.Until(m.waitUntil).Round(time.Second)
+		s = t.Warn.Render(spinner[m.frame%len(spinner)]+fmt.Sprintf(" waiting %s", left)) + t.Dim.Render(" · "+m.waitFor+" · esc to interrupt")
 	case m.busy:
 		secs := int(time.Since(m.busySince).Seconds())
 		doing := pick(m.shell, "running the command", "working")

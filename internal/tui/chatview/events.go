@@ -3,6 +3,7 @@ package chatview
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/etalab-ia/albert-code/internal/agent"
 	"github.com/etalab-ia/albert-code/internal/llm"
@@ -31,6 +32,8 @@ func (v *View) Apply(ev agent.Event) {
 		}
 	case agent.EventNotice, agent.EventRetry:
 		v.AddNotice(ev.Text)
+	case agent.EventRateLimitWait:
+		v.AddNotice(fmt.Sprintf("waiting %s: %s", time.Duration(ev.WaitSeconds*float64(time.Second)).Round(100*time.Millisecond), ev.Text))
 	case agent.EventCompactionStart:
 		v.AddNotice("compacting the conversation…")
 	case agent.EventCompactionEnd:
