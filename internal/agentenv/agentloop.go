@@ -35,16 +35,15 @@ func (e *Env) autoContinue(prof profile.Profile, todos *builtin.TodoList) agent.
 
 // promptDirs are the prompts/ folders system_prompt_id is looked up in, nearest
 // first: the project's .albert-code/prompts up to the repository root, only where
-// trusted (a repository must not rewrite the agent's instructions unasked), then the
-// app home's.
+// trusted (a repository must not rewrite the agent's instructions unasked; serve's
+// IgnoreProjectFiles trusts none), then the app home's.
 func (e *Env) promptDirs() []string {
 	var dirs []string
-	if e.Trusted {
+	if e.Trusted && e.trustedDir != nil {
 		for _, d := range projectDirs(e.WorkDir) {
-			if e.trustedDir != nil && !e.trustedDir(d) && d != e.WorkDir {
-				continue
+			if e.trustedDir(d) {
+				dirs = append(dirs, filepath.Join(d, ".albert-code", "prompts"))
 			}
-			dirs = append(dirs, filepath.Join(d, ".albert-code", "prompts"))
 		}
 	}
 	return append(dirs, filepath.Join(e.Config.Home, "prompts"))
