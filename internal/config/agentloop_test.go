@@ -16,8 +16,18 @@ func TestAgentLoopKeys(t *testing.T) {
 	if c.AgentLoop != (AgentLoop{SystemPromptID: "review"}) {
 		t.Fatalf("from the file: %+v", c.AgentLoop)
 	}
-	if src, _ := c.Source("system_prompt_id"); src.Name != s.globalFile() {
-		t.Errorf("system_prompt_id source = %+v", src)
+	var b strings.Builder
+	if err := Show(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"auto_continue = 0  # from " + s.globalFile() + ":1",
+		"project_context = false  # from " + s.globalFile() + ":2",
+		`system_prompt_id = "review"  # from ` + s.globalFile() + ":3",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("config show lacks %q:\n%s", want, b.String())
+		}
 	}
 }
 
