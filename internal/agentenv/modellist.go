@@ -15,10 +15,16 @@ import (
 // is a one-line notice on stderr, and the run goes on with the configured models.
 func serverModels(home string) config.ListModels {
 	l := &modellist.Lister{Dir: filepath.Join(home, "cache", "models"), Notice: os.Stderr}
-	return func(p config.Provider, apiKey string) ([]config.ServerModel, error) {
-		listed, err := l.Models(context.Background(), modellist.Server{Name: p.Name, BaseURL: p.BaseURL, APIKey: apiKey, Headers: p.Headers})
-		if err != nil {
-			return nil, err
+	return func(p config.Provider, apiKey string, cachedOnly bool) ([]config.ServerModel, error) {
+		s := modellist.Server{Name: p.Name, BaseURL: p.BaseURL, APIKey: apiKey, Headers: p.Headers}
+		var listed []modellist.Model
+		if cachedOnly {
+			listed = l.Cached(s)
+		} else {
+			var err error
+			if listed, err = l.Models(context.Background(), s); err != nil {
+				return nil, err
+			}
 		}
 		out := make([]config.ServerModel, len(listed))
 		for i, m := range listed {

@@ -46,9 +46,11 @@ func (s *Session) NextProfile() (string, error) {
 	return next, s.SetProfile(next)
 }
 
-// Models lists the configured models.
+// Models lists the configured models, then those only the servers list (as far
+// as their cached lists know).
 func (s *Session) Models() []config.Model {
-	return append([]config.Model(nil), s.currentEnv().Config.Models...)
+	cfg := s.currentEnv().Config
+	return append(append([]config.Model(nil), cfg.Models...), cfg.ServerModels()...)
 }
 
 // SetModel switches to the model called name (a name, alias or wire name), keeping

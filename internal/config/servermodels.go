@@ -16,8 +16,9 @@ type ServerModel struct {
 
 // ListModels returns the models p's server lists; apiKey is "" for keyless
 // servers. The app gives one that answers from a cache when it can, so that
-// asking costs a request only when the cache has nothing.
-type ListModels func(p Provider, apiKey string) ([]ServerModel, error)
+// asking costs a request only when the cache has nothing. With cachedOnly it
+// never waits on the server: it answers what is cached, possibly nothing.
+type ListModels func(p Provider, apiKey string, cachedOnly bool) ([]ServerModel, error)
 
 // serverModel finds name among the ids and aliases the servers list, asked only
 // for a name no configured model has. A configured model with the same wire id
@@ -30,7 +31,7 @@ func (c *Config) serverModel(name string) (m Model, hint string, ok bool) {
 	var hints []string
 	for _, p := range c.listableProviders() {
 		key, _ := c.APIKey(p.Name)
-		listed, err := c.listModels(p, key)
+		listed, err := c.listModels(p, key, false)
 		if err != nil {
 			hints = append(hints, err.Error())
 			continue
@@ -52,7 +53,9 @@ func (c *Config) serverModel(name string) (m Model, hint string, ok bool) {
 }
 
 // ServerModels returns the models the servers list that no configured model
-// already stands for, for pickers that offer every model (the ACP selector).
+// already stands for, for pickers that offer every model (the ACP selector, the
+// TUI's /model). It answers from the cache only: a picker never waits on the
+// network, and a list not cached yet shows up the next time.
 func (c *Config) ServerModels() []Model {
 	var out []Model
 	if c.listModels == nil {
@@ -60,7 +63,7 @@ func (c *Config) ServerModels() []Model {
 	}
 	for _, p := range c.listableProviders() {
 		key, _ := c.APIKey(p.Name)
-		listed, err := c.listModels(p, key)
+		listed, err := c.listModels(p, key, true)
 		if err != nil {
 			continue
 		}

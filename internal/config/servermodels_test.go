@@ -15,7 +15,7 @@ type fakeLister struct {
 	keys   []string
 }
 
-func (f *fakeLister) list(p Provider, key string) ([]ServerModel, error) {
+func (f *fakeLister) list(p Provider, key string, _ bool) ([]ServerModel, error) {
 	f.asked = append(f.asked, p.Name)
 	f.urls = append(f.urls, p.BaseURL)
 	f.keys = append(f.keys, key)

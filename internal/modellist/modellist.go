@@ -95,6 +95,27 @@ func (l *Lister) Models(ctx context.Context, s Server) ([]Model, error) {
 	return models, nil
 }
 
+// Cached returns what the memory or the cache file holds for s, without waiting
+// for the server: nil when nothing is cached yet. A missing or stale list is
+// fetched in the background, for the next caller. Pickers use it, so that
+// showing a menu never waits on the network.
+func (l *Lister) Cached(s Server) []Model {
+	key := strings.TrimRight(s.BaseURL, "/")
+	l.mu.Lock()
+	c, ok := l.mem[key]
+	l.mu.Unlock()
+	if !ok {
+		c, ok = readCache(l.path(key), key)
+	}
+	if ok {
+		l.remember(key, c)
+	}
+	if !ok || l.now().Sub(c.FetchedAt) > l.ttl() {
+		l.refreshInBackground(s, key)
+	}
+	return c.Models
+}
+
 // Wait waits for the background refreshes started so far.
 func (l *Lister) Wait() { l.wg.Wait() }
 

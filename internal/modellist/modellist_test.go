@@ -150,3 +150,20 @@ func TestDamagedCacheFileIsFetchedAgain(t *testing.T) {
 		t.Fatalf("got %+v, %v after %d requests; want a fresh fetch", got, err, f.hits.Load())
 	}
 }
+
+func TestCachedNeverWaitsAndFillsTheCacheInBackground(t *testing.T) {
+	f := newFake(t, 200, albertList)
+	l, _ := testLister(t)
+	s := Server{Name: "albert", BaseURL: f.URL + "/v1"}
+	if got := l.Cached(s); got != nil {
+		t.Fatalf("Cached = %+v before any fetch, want nil", got)
+	}
+	l.Wait()
+	if got := l.Cached(s); len(got) != 2 {
+		t.Fatalf("Cached = %+v after the background fetch, want the list", got)
+	}
+	l.Wait()
+	if n := f.hits.Load(); n != 1 {
+		t.Fatalf("%d requests, want 1: a fresh list is not fetched again", n)
+	}
+}
