@@ -156,6 +156,7 @@ func printReport(w io.Writer, rep *index.Report, path string, emb *embedReport, 
 			mode = ", module reloaded: " + rep.GoFullReason
 		}
 		fmt.Fprintf(w, "Go: type-checked (exact edges)%s, %d loading or type errors\n", mode, rep.GoErrors)
+		printGoErrors(w, rep.GoErrors, rep.GoErrorList)
 	}
 	if r := rep.Resolve; r != nil && r.Files > 0 {
 		fmt.Fprintf(w, "cross-file: %d files resolved again: %d sites by import, %d by name, %d left unresolved; imports %d resolved, %d external, %d not found\n",

@@ -157,6 +157,7 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 	recordFacts(snap, res.Files)
 	res.Errors = ex.errs.sorted()
 	snap.Errors = len(res.Errors)
+	snap.FirstErrors = FirstErrors(res.Errors)
 	res.Snapshot = snap
 	return res, nil
 }
@@ -196,4 +197,14 @@ func (s errorSet) sorted() []Error {
 		return a.Msg < b.Msg
 	})
 	return out
+}
+
+// MaxListedErrors bounds the diagnostics a report lists: enough to see the pattern
+// (a module not downloaded fails every package that imports it), small enough for a
+// terminal. A judgement, not a measurement.
+const MaxListedErrors = 20
+
+// FirstErrors is errs cut to MaxListedErrors.
+func FirstErrors(errs []Error) []Error {
+	return errs[:min(len(errs), MaxListedErrors)]
 }

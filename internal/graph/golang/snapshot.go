@@ -40,6 +40,8 @@ type Snapshot struct {
 	Files map[string]FileRecord `json:"files"`
 	// Errors counts the diagnostics of the load, reported again after an update.
 	Errors int `json:"errors"`
+	// FirstErrors are the first MaxListedErrors of them, listed again after an update.
+	FirstErrors []Error `json:"first_errors,omitempty"`
 	// StdExports are the export data files of the standard packages whose
 	// interfaces implements checks by type (net/http), by import path.
 	StdExports map[string]string `json:"std_exports,omitempty"`

@@ -125,6 +125,7 @@ func updateGo(ctx context.Context, root string, st *store.Store, snap *golang.Sn
 		run.snapshot, run.saveSnapshot = up.Snapshot, true
 	}
 	rep.GoTypes, rep.GoErrors, rep.GoMode = true, snap.Errors, "incremental"
+	rep.GoErrorList = snap.FirstErrors
 	return run, nil
 }
 
@@ -169,6 +170,7 @@ func fullGo(ctx context.Context, root string, st *store.Store, opts Options, sca
 	res, err := golang.Extract(ctx, root, opts.Go)
 	if err == nil {
 		rep.GoTypes, rep.GoErrors, rep.GoMode = true, len(res.Errors), "full"
+		rep.GoErrorList = golang.FirstErrors(res.Errors)
 		run.snapshot = res.Snapshot
 	} else if ctx.Err() != nil {
 		return nil, ctx.Err()

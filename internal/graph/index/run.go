@@ -52,6 +52,8 @@ type Report struct {
 	Quarantined []Skip         `json:"quarantined,omitempty"`
 	GoTypes     bool           `json:"go_types"` // Go edges came from the type checker
 	GoErrors    int            `json:"go_errors,omitempty"`
+	// GoErrorList is the first golang.MaxListedErrors of them.
+	GoErrorList []golang.Error `json:"go_error_list,omitempty"`
 	// GoMode is "incremental" when only the packages owning edited files were
 	// re-checked, "full" when the module was loaded; GoFullReason says why.
 	GoMode       string        `json:"go_mode,omitempty"`
