@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -36,13 +37,17 @@ func apiErrorFrom(res *http.Response, url string, now time.Time) *llm.APIError {
 	if len(excerpt) > bodyExcerptLen {
 		excerpt = excerpt[:bodyExcerptLen]
 	}
-	return &llm.APIError{
+	e := &llm.APIError{
 		Status:     res.StatusCode,
 		Message:    errorMessage(body),
 		Body:       string(excerpt),
 		URL:        url,
 		RetryAfter: retryAfter(res.Header, now),
 	}
+	// The body goes to the log file: a 429's says which limit and for how long,
+	// which the one-line message on screen leaves out.
+	slog.Warn("model server error", "url", url, "status", e.Status, "retry_after", e.RetryAfter, "body", e.Body)
+	return e
 }
 
 // errorMessage extracts the server's explanation from the body styles met in the
