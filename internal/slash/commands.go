@@ -31,6 +31,8 @@ func Default() *Registry {
 		{Name: "cost", Description: "Show the tokens and cost of this session", Faces: bothFaces, Run: runCost},
 		// The original's /limits showed the same table.
 		{Name: "quota", Aliases: []string{"limits"}, Description: "Show today's token usage against the account's daily limits", Faces: bothFaces, Run: runQuota},
+		// The original's /fallback toggled auto_fallback_enabled in the config file (notes §3.4).
+		{Name: "fallback", ArgHint: "[on|off]", Description: "Turn the automatic switch to a rate-limited model's fallback_model on or off", Faces: tuiOnly, Run: runFallback},
 		{Name: "rpm", Description: "Show the model's requests and tokens in the last minute against its limits", Faces: bothFaces, Run: runRPM},
 		{Name: "copy", Description: "Copy the last answer to the clipboard", Faces: tuiOnly, Run: runCopy},
 		{Name: "exit", Aliases: []string{"quit"}, Description: "Quit", Faces: tuiOnly, Run: runExit},
