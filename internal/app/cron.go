@@ -214,6 +214,9 @@ func newServeCron(c serveconfig.Config, home string, backend adapter.Backend, ro
 	if err != nil {
 		return nil, err
 	}
+	if err := checkServeModels(backend, cronModelUses(f)); err != nil {
+		return nil, err
+	}
 	history := cronHistoryDir(c, home)
 	if notifier == nil {
 		if notifier, err = newCronNotifier(c, f.Jobs, logger); err != nil {

@@ -89,6 +89,9 @@ func runServe(cmd *cobra.Command, src serveconfig.Source) error {
 	if err != nil {
 		return err
 	}
+	if err := checkServeModels(backend, availableModelUses(c.AvailableModels, c.Source("AVAILABLE_MODELS"))); err != nil {
+		return err
+	}
 	home, err := config.HomeDir(os.LookupEnv)
 	if err != nil {
 		return &exitError{code: ExitError, err: err}

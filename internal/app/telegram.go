@@ -39,6 +39,9 @@ func newServeTelegram(c serveconfig.Config, home string, backend adapter.Backend
 	if err != nil {
 		return nil, usageError("%v", err)
 	}
+	if err := checkServeModels(backend, telegramModelUses(path, settings)); err != nil {
+		return nil, err
+	}
 	overridesPath := c.Telegram.Overrides
 	if overridesPath == "" {
 		overridesPath = filepath.Join(home, "telegram_overrides.json")
