@@ -167,3 +167,15 @@ func TestCachedNeverWaitsAndFillsTheCacheInBackground(t *testing.T) {
 		t.Fatalf("%d requests, want 1: a fresh list is not fetched again", n)
 	}
 }
+
+func TestSeededListIsACacheHit(t *testing.T) {
+	f := newFake(t, 200, albertList)
+	dir := t.TempDir()
+	if err := (&Lister{Dir: dir}).Seed(f.URL+"/v1/", []Model{{ID: "seeded"}}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := (&Lister{Dir: dir}).Models(ctx(t), Server{Name: "albert", BaseURL: f.URL + "/v1"})
+	if err != nil || len(got) != 1 || got[0].ID != "seeded" || f.hits.Load() != 0 {
+		t.Fatalf("got %+v, %v after %d requests; want the seeded list and no request", got, err, f.hits.Load())
+	}
+}

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/etalab-ia/albert-code/internal/fakemodel"
+	"github.com/etalab-ia/albert-code/internal/modellist"
 )
 
 // contestant is one program that plays the session.
@@ -33,8 +36,19 @@ func baseEnv(home string, extra ...string) []string {
 // albertCode runs our binary; extraEnv (the -albert-env flag) adds variables such
 // as ALBERT_CODE_SESSION_ENABLED=false, to measure what a feature costs.
 func albertCode(bin string, extraEnv []string) contestant {
+	return albertCodeAs("albert-code", bin, extraEnv, modelName, false)
+}
+
+// albertCodeListed runs our binary with a model only the server lists (none of
+// the configuration's), its list already in the fresh home's cache as a previous
+// run would have left it: what a cache hit costs on the path of a run.
+func albertCodeListed(bin string, extraEnv []string) contestant {
+	return albertCodeAs("albert-code-listed", bin, extraEnv, fakemodel.DefaultModelID, true)
+}
+
+func albertCodeAs(name, bin string, extraEnv []string, model string, seedModelList bool) contestant {
 	return contestant{
-		name: "albert-code",
+		name: name,
 		command: func(baseURL, home string) (program, error) {
 			// Headless mode refuses tools that would need approval; pi runs bash
 			// unasked, so allow bash here the narrowest way, in the user config.
@@ -42,9 +56,15 @@ func albertCode(bin string, extraEnv []string) contestant {
 			if err := writeFile(cfg, "[tools.bash]\npermission = \"always\"\n"); err != nil {
 				return program{}, err
 			}
+			if seedModelList {
+				l := &modellist.Lister{Dir: filepath.Join(home, ".albert-code", "cache", "models")}
+				if err := l.Seed(baseURL, []modellist.Model{{ID: model}}); err != nil {
+					return program{}, fmt.Errorf("seed the model list cache: %w", err)
+				}
+			}
 			return program{
 				argv: []string{bin, "-p", prompt, "--output", "json",
-					"--base-url", baseURL, "--model", modelName, "--trust"},
+					"--base-url", baseURL, "--model", model, "--trust"},
 				// Any key works against the fake; the default provider reads this one.
 				env: baseEnv(home, append([]string{"ALBERT_API_KEY=agentbench"}, extraEnv...)...),
 			}, nil

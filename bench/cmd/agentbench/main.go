@@ -32,6 +32,7 @@ func run() error {
 	n := flag.Int("n", 10, "measured runs per contestant")
 	warmup := flag.Int("warmup", 1, "unmeasured runs per contestant first, to warm the page cache")
 	albertBin := flag.String("albert-code", "bench/bin/albert-code", "albert-code binary")
+	baselineBin := flag.String("baseline", "bench/bin/albert-code-baseline", "albert-code binary of the commit to compare with (contestant albert-code-baseline)")
 	albertEnv := flag.String("albert-env", "", "space-separated VAR=value pairs added to albert-code's environment (to measure a feature's cost)")
 	piCLI := flag.String("pi", "bench/node_modules/@mariozechner/pi-coding-agent/dist/cli.js", "pi's cli.js (npm ci in bench/)")
 	node := flag.String("node", "node", "node binary that runs pi")
@@ -56,7 +57,7 @@ func run() error {
 	if err != nil {
 		return fmt.Errorf("find own binary for -launch: %w", err)
 	}
-	contestants, err := pick(*only, self, *albertBin, *albertEnv, *node, *piCLI)
+	contestants, err := pick(*only, self, *albertBin, *baselineBin, *albertEnv, *node, *piCLI)
 	if err != nil {
 		return err
 	}
@@ -103,7 +104,7 @@ func run() error {
 
 // pick resolves the contestants named in only, with absolute paths, since each
 // run's working directory is its own workspace.
-func pick(only, self, albertBin, albertEnv, node, piCLI string) ([]contestant, error) {
+func pick(only, self, albertBin, baselineBin, albertEnv, node, piCLI string) ([]contestant, error) {
 	var cs []contestant
 	for name := range strings.SplitSeq(only, ",") {
 		switch strings.TrimSpace(name) {
@@ -113,6 +114,18 @@ func pick(only, self, albertBin, albertEnv, node, piCLI string) ([]contestant, e
 				return nil, fmt.Errorf("%w (go build -o bench/bin/albert-code ./cmd/albert-code)", err)
 			}
 			cs = append(cs, albertCode(bin, strings.Fields(albertEnv)))
+		case "albert-code-listed":
+			bin, err := existing(albertBin)
+			if err != nil {
+				return nil, fmt.Errorf("%w (go build -o bench/bin/albert-code ./cmd/albert-code)", err)
+			}
+			cs = append(cs, albertCodeListed(bin, strings.Fields(albertEnv)))
+		case "albert-code-baseline":
+			bin, err := existing(baselineBin)
+			if err != nil {
+				return nil, fmt.Errorf("%w (build the commit to compare with into -baseline)", err)
+			}
+			cs = append(cs, albertCodeAs("albert-code-baseline", bin, strings.Fields(albertEnv), modelName, false))
 		case "pi":
 			cli, err := existing(piCLI)
 			if err != nil {
@@ -126,7 +139,7 @@ func pick(only, self, albertBin, albertEnv, node, piCLI string) ([]contestant, e
 		case "floor":
 			cs = append(cs, floor(self))
 		default:
-			return nil, fmt.Errorf("-only: unknown contestant %q (want albert-code, pi or floor)", name)
+			return nil, fmt.Errorf("-only: unknown contestant %q (want albert-code, albert-code-listed, albert-code-baseline, pi or floor)", name)
 		}
 	}
 	if len(cs) == 0 {
