@@ -116,7 +116,7 @@ func Load(opts Options) (*Env, error) {
 		return nil, err
 	}
 	return &Env{WorkDir: workDir, Config: cfg, Profile: prof, Trusted: trusted, userAgent: opts.UserAgent, trustedDir: isTrusted, sb: &sharedSandbox{},
-		mcp: newMCPServers(), skillSet: &skillSet{}, lookupEnv: lookup, profileWarnings: &onceWarnings{lines: append(append(cfg.Notices, originalFiles(cfg, opts.LookupEnv == nil)...), cat.Warnings...)}}, nil
+		mcp: newMCPServers(), skillSet: &skillSet{}, lookupEnv: lookup, profileWarnings: &onceWarnings{lines: append(append(cfg.Notices, originalFiles(cfg)...), cat.Warnings...)}}, nil
 }
 
 // isAncestorOrSelf reports whether dir is path or one of its ancestors: --trust

@@ -33,6 +33,7 @@ func usageError(format string, args ...any) error {
 
 // Main runs the program and returns its exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	exportDotenvProxies()
 	root := newRootCmd(stdin)
 	root.SetArgs(args)
 	root.SetOut(stdout)

@@ -65,3 +65,8 @@ func dropOriginalDefaults(l *layer) {
 		return m.Name != nil && m.WireName != nil && originalShippedModels[*m.Name] == *m.WireName
 	})
 }
+
+// ProxyVars are the variables the original's /proxy-setup saved in <home>/.env
+// (ac:albert_code/core/proxy_setup.py): Go's HTTP client and TLS roots read them from
+// the process environment. ALL_PROXY is the original's too, but net/http ignores it.
+var ProxyVars = []string{"HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "SSL_CERT_FILE", "SSL_CERT_DIR"}
