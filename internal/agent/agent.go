@@ -5,6 +5,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -96,6 +97,8 @@ type Agent struct {
 	history []llm.Message
 	stats   Stats
 	logErr  error // first failure to write the session log
+	// silence tunes the notices of a silent model server; zero takes the defaults.
+	silence silenceTimes
 	// answeredBy is the model of the run's last answer (Result.Model).
 	answeredBy string
 }
@@ -271,7 +274,9 @@ func (a *Agent) callModel(ctx context.Context, emit func(Event)) (*llm.Response,
 		SessionID:   a.opts.SessionID,
 	}
 	var partial []byte
+	silence := watchSilence(cmp.Or(a.opts.Model.Name, req.Model), a.silence, emit)
 	resp, err := a.opts.Provider.Stream(ctx, req, func(ev llm.StreamEvent) {
+		silence.seen(ev.Wait)
 		switch ev.Kind {
 		case llm.EventTextDelta:
 			partial = append(partial, ev.Text...)
@@ -293,6 +298,7 @@ func (a *Agent) callModel(ctx context.Context, emit func(Event)) (*llm.Response,
 			emit(Event{Kind: EventNotice, Text: ev.Text})
 		}
 	})
+	silence.stop()
 	if err != nil {
 		if ctx.Err() != nil && len(partial) > 0 {
 			a.add(llm.Message{Role: llm.RoleAssistant, Content: string(partial), Model: req.Model})
