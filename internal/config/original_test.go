@@ -96,3 +96,16 @@ func TestOriginalModelNamesMapThroughTheTable(t *testing.T) {
 		t.Errorf("a configured albert-code = %+v, want it to win over the table", m)
 	}
 }
+
+func TestOriginalAutoFallbackIsKept(t *testing.T) {
+	s := newSandbox(t)
+	write(t, filepath.Join(s.appHome, "config.toml"), "auto_fallback_enabled = false\n")
+	c := s.load(t, Overrides{})
+	if !c.RateLimits.NoAutoFallback || !strings.Contains(source(t, c, "auto_fallback_enabled"), "config.toml:1") {
+		t.Errorf("auto_fallback_enabled = false in the original's config: NoAutoFallback = %v", c.RateLimits.NoAutoFallback)
+	}
+	write(t, s.projectFile(".vibe.toml"), "auto_fallback_enabled = true\n")
+	if c := s.load(t, Overrides{}); c.RateLimits.NoAutoFallback {
+		t.Error("a .vibe.toml's auto_fallback_enabled = true was not applied")
+	}
+}

@@ -18,6 +18,8 @@ type vibeFile struct {
 	Providers     []vibeProvider            `toml:"providers"`
 	Models        []vibeModel               `toml:"models"`
 	Tools         map[string]map[string]any `toml:"tools"`
+	// AutoFallback has the same key and meaning in ours.
+	AutoFallback *bool `toml:"auto_fallback_enabled"`
 }
 
 type vibeProvider struct {
@@ -55,7 +57,7 @@ func decodeVibe(path string, data []byte) (*layer, origin, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	l := &layer{Model: v.ActiveModel, Agent: v.DefaultAgent, EnabledTools: v.EnabledTools, DisabledTools: v.DisabledTools}
+	l := &layer{Model: v.ActiveModel, Agent: v.DefaultAgent, EnabledTools: v.EnabledTools, DisabledTools: v.DisabledTools, AutoFallback: v.AutoFallback}
 	for _, p := range v.Providers {
 		l.Providers = append(l.Providers, providerLayer{
 			Name: p.Name, BaseURL: p.APIBase, APIKeyEnv: p.APIKeyEnvVar, Kind: vibeKind(p.APIStyle, p.Backend),
