@@ -28,7 +28,7 @@ func (m *Model) dropTurnDialogs() {
 }
 
 func (m *Model) pushApproval(msg approvalMsg) tea.Cmd {
-	a := dialog.NewApproval(m.theme, msg.call)
+	a := dialog.NewApproval(m.theme, msg.call).WithFiles(readWorkspaceFile(m.o.WorkDir))
 	m.pushDialog(a, func(m *Model) tea.Cmd {
 		d := a.Decision()
 		msg.reply <- d

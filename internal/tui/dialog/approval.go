@@ -25,6 +25,16 @@ type Approval struct {
 	feedback textinput.Model
 	done     bool
 	decision agent.Decision
+	// readFile reads a file the call names; nil previews the arguments alone.
+	readFile func(path string) (string, error)
+}
+
+// WithFiles lets the preview read the file an edit or a write changes, so it shows
+// the diff of the whole file, with context and line numbers, as the view after the
+// call does; read fails for what it must not show (outside the workspace...).
+func (a *Approval) WithFiles(read func(path string) (string, error)) *Approval {
+	a.readFile = read
+	return a
 }
 
 // NewApproval opens the dialog for call.
@@ -102,7 +112,7 @@ func (a *Approval) View(width, height int) string {
 	// The choices must stay visible: the preview gets what is left.
 	room := max(height-2-1-len(body)-4, 0)
 	if room > 0 {
-		if p := preview(t, a.call, width-4, room); len(p) > 0 {
+		if p := preview(t, a.call, a.readFile, width-4, room); len(p) > 0 {
 			body = append(body, p...)
 		}
 	}
@@ -117,13 +127,27 @@ func (a *Approval) View(width, height int) string {
 
 // preview shows what a call will change: a diff for edit and write, the command
 // for bash (already in the summary), else nothing.
-func preview(t *render.Theme, call agent.ToolEvent, width, lines int) []string {
+func preview(t *render.Theme, call agent.ToolEvent, read func(string) (string, error), width, lines int) []string {
+	current := func(path string) (string, bool) {
+		if read == nil {
+			return "", false
+		}
+		s, err := read(path)
+		return s, err == nil
+	}
 	switch call.Name {
 	case "edit":
 		var p builtin.EditParams
 		if json.Unmarshal(call.Arguments, &p) != nil {
 			return nil
 		}
+		if old, ok := current(p.Path); ok {
+			if updated, ok := applyEdit(old, p); ok {
+				d, _, _ := textdiff.Unified("a/"+p.Path, "b/"+p.Path, old, updated)
+				return render.Diff(t, d, width, lines)
+			}
+		}
+		// The file cannot be read or the edit will fail: show what the call asks.
 		d, _, _ := textdiff.Unified("a/"+p.Path, "b/"+p.Path, p.OldString, p.NewString)
 		return render.Diff(t, d, width, lines)
 	case "write":
@@ -131,10 +155,34 @@ func preview(t *render.Theme, call agent.ToolEvent, width, lines int) []string {
 		if json.Unmarshal(call.Arguments, &p) != nil {
 			return nil
 		}
-		d, _, _ := textdiff.Unified("/dev/null", "b/"+p.Path, "", p.Content)
+		from, old := "/dev/null", ""
+		if s, ok := current(p.Path); ok {
+			from, old = "a/"+p.Path, s
+		}
+		d, _, _ := textdiff.Unified(from, "b/"+p.Path, old, p.Content)
 		return render.Diff(t, d, width, lines)
 	}
 	return nil
+}
+
+// applyEdit is the file after the edit, as the edit tool will write it, or false
+// when the tool will refuse it (old_string absent, or in several places without
+// replace_all). The model writes "\n"; a CRLF file is matched in its own style.
+func applyEdit(old string, p builtin.EditParams) (string, bool) {
+	if p.OldString == "" {
+		return p.NewString, old == ""
+	}
+	oldS, newS := p.OldString, p.NewString
+	n := strings.Count(old, oldS)
+	if n == 0 && strings.Contains(old, "\r\n") {
+		crlf := func(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\n", "\r\n") }
+		oldS, newS = crlf(oldS), crlf(newS)
+		n = strings.Count(old, oldS)
+	}
+	if n == 0 || (n > 1 && !p.ReplaceAll) {
+		return "", false
+	}
+	return strings.ReplaceAll(old, oldS, newS), true
 }
 
 // summary is the gist of the call's arguments on one line.
