@@ -31,6 +31,9 @@ type Model struct {
 	Limits  Limits
 	// RouterID is the router /v1/me/info lists the limits under.
 	RouterID int
+	// MaxContextLength is what GET /v1/models states (OpenGateLLM's
+	// max_context_length); omitted when zero.
+	MaxContextLength int
 }
 
 // Options configure a fake.
@@ -176,13 +179,17 @@ func (s *Server) models(w http.ResponseWriter, _ *http.Request) {
 		Type    string   `json:"type"`
 		Aliases []string `json:"aliases"`
 		OwnedBy string   `json:"owned_by"`
+		Created int64    `json:"created"`
+		// Albert's (OpenGateLLM's) window; omitted when the test gives none.
+		MaxContextLength int `json:"max_context_length,omitempty"`
 	}
 	out := struct {
 		Object string `json:"object"`
 		Data   []item `json:"data"`
 	}{Object: "list", Data: []item{}}
 	for _, m := range s.opts.Models {
-		out.Data = append(out.Data, item{Object: "model", ID: m.ID, Type: "text-generation", Aliases: m.Aliases, OwnedBy: "albert"})
+		out.Data = append(out.Data, item{Object: "model", ID: m.ID, Type: "text-generation", Aliases: m.Aliases, OwnedBy: "albert",
+			Created: s.opts.Clock.Now().Unix(), MaxContextLength: m.MaxContextLength})
 	}
 	writeJSON(w, http.StatusOK, out)
 }
