@@ -20,7 +20,9 @@ func (c *Config) SaveAutoFallback(on bool) (string, error) {
 	if path == "" {
 		return "", fmt.Errorf("auto_fallback_enabled: no global config file is known for this run")
 	}
-	if src, ok := c.Source("auto_fallback_enabled"); ok && src.Kind != SourceDefault && (src.Kind != SourceFile || src.Name != path) {
+	// The original's config.toml lies below the global file, which wins over it.
+	if src, ok := c.Source("auto_fallback_enabled"); ok && src.Kind != SourceDefault &&
+		(src.Kind != SourceFile || (src.Name != path && src.Name != OriginalConfigFile(c.Home))) {
 		return "", fmt.Errorf("auto_fallback_enabled is set in %s, which wins over %s: change it there", src, path)
 	}
 	data, err := os.ReadFile(path)

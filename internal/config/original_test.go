@@ -109,3 +109,16 @@ func TestOriginalAutoFallbackIsKept(t *testing.T) {
 		t.Error("a .vibe.toml's auto_fallback_enabled = true was not applied")
 	}
 }
+
+// The global file wins over the original's, so /fallback may save there.
+func TestSaveAutoFallbackOverTheOriginalsConfig(t *testing.T) {
+	s := newSandbox(t)
+	write(t, filepath.Join(s.appHome, "config.toml"), "auto_fallback_enabled = true\n")
+	path, err := s.load(t, Overrides{}).SaveAutoFallback(false)
+	if err != nil || path != s.globalFile() {
+		t.Fatalf("SaveAutoFallback = %q, %v", path, err)
+	}
+	if c := s.load(t, Overrides{}); !c.RateLimits.NoAutoFallback {
+		t.Error("the saved auto_fallback_enabled = false lost to the original's config")
+	}
+}
