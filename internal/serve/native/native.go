@@ -87,8 +87,8 @@ func (n *Native) Name() string { return Name }
 // ThinkingLevels are the values Request.Thinking accepts, sent as reasoning_effort.
 func (n *Native) ThinkingLevels() []string { return slices.Clone(thinkingLevels) }
 
-// Models lists the configured model names, sorted; none when the configuration
-// cannot be read.
+// Models lists the configured model names, sorted, then the ids the servers'
+// cached model lists add; none when the configuration cannot be read.
 func (n *Native) Models() []string {
 	env, err := n.baseEnv()
 	if err != nil {
@@ -99,6 +99,9 @@ func (n *Native) Models() []string {
 		names = append(names, m.Name)
 	}
 	slices.Sort(names)
+	for _, m := range env.Config.ServerModels() {
+		names = append(names, m.Name)
+	}
 	return names
 }
 
