@@ -161,6 +161,9 @@ func setupFor(e *agentenv.Env) *tui.Setup {
 		if err != nil {
 			return err
 		}
+		if p.Custom {
+			return firstrun.SaveServer(filepath.Join(home, ".env"), global, firstrun.Server{URL: p.BaseURL, Model: model, Key: key})
+		}
 		return firstrun.Save(filepath.Join(home, ".env"), global, firstrun.Choice{KeyEnv: p.KeyEnv, Key: key, Model: model})
 	}
 	return s
