@@ -73,7 +73,7 @@ func (s *Setup) pickProvider() {
 			sel = i
 		}
 	}
-	items = append(items, Item{Label: "Your own server", Detail: "any OpenAI-compatible URL: Ollama, vLLM, llama.cpp, a gateway", Value: ownServer})
+	items = append(items, Item{Label: "Your own server", Detail: "any OpenAI-compatible URL (Ollama, vLLM...)", Value: ownServer})
 	if s.provider.Custom {
 		sel = len(items) - 1
 	}
