@@ -94,10 +94,14 @@ func (ss *session) afterTurn(ctx context.Context) {
 // sendUsage reports how full the context window is and what the session cost.
 func (ss *session) sendUsage(ctx context.Context) {
 	st := ss.chat.Stats()
-	ss.send(ctx, sdk.SessionUpdate{UsageUpdate: &sdk.SessionUsageUpdate{
+	u := &sdk.SessionUsageUpdate{
 		Used: int(st.ContextTokens), Size: st.ContextWindow,
 		Cost: &sdk.Cost{Amount: st.Cost, Currency: "EUR"},
-	}})
+	}
+	if gauge := rateLimitsMeta(ss.chat.RateGauge()); gauge != nil {
+		u.Meta = map[string]any{rateLimitsMetaKey: gauge}
+	}
+	ss.send(ctx, sdk.SessionUpdate{UsageUpdate: u})
 }
 
 // promptText flattens the prompt's blocks into the text the agent reads. Files the

@@ -3,6 +3,7 @@ package agentenv
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"time"
 
 	"github.com/etalab-ia/albert-code/internal/config"
 	"github.com/etalab-ia/albert-code/internal/llm"
@@ -90,4 +91,22 @@ func (e *Env) ModelName(wire string) string {
 		return m.Name
 	}
 	return wire
+}
+
+// RateGauge is the active model's rate-limit figures with a known limit (rpm, tpm,
+// rpd, tpd) for the footer and ACP usage updates; none when rate limits are off or
+// no limit is known. It reads the shared state file and waits for nothing.
+func (e *Env) RateGauge() []ratelimit.Counter {
+	if e.Config.RateLimits.Off {
+		return nil
+	}
+	m, p, err := e.ModelFor()
+	if err != nil {
+		return nil
+	}
+	snap, err := ratelimit.NewStore(e.Config.Home).Snapshot(time.Now(), RateLimitTable(e.Config), accountOf(p, e.apiKeyOrEmpty(p)), m.WireName)
+	if err != nil {
+		return nil
+	}
+	return snap.Counters()
 }

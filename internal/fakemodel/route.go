@@ -62,6 +62,14 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	if isChat && parseErr == nil {
 		parseErr = json.Unmarshal(body, &req)
 	}
+	if strings.HasPrefix(path, "/me/") {
+		// Albert's account endpoints (/v1/me/usage, /v1/me/info) are no model wire:
+		// an agent asks them at start-up for its quota warnings. They are answered
+		// 404 and not recorded, so Requests lists what the model was sent.
+		writeOpenAIError(w, http.StatusNotFound,
+			fmt.Sprintf("fake model: no route for %s %s", r.Method, r.URL.Path), "invalid_request_error", "not_found")
+		return
+	}
 	turnIndex, seq := s.record(r, body, isChat && parseErr == nil)
 	w.Header().Set("x-request-id", fmt.Sprintf("req_fake_%d", seq))
 

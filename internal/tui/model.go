@@ -11,6 +11,7 @@ import (
 	"github.com/etalab-ia/albert-code/internal/agent"
 	"github.com/etalab-ia/albert-code/internal/chat"
 	"github.com/etalab-ia/albert-code/internal/config"
+	"github.com/etalab-ia/albert-code/internal/llm/ratelimit"
 	"github.com/etalab-ia/albert-code/internal/slash"
 	"github.com/etalab-ia/albert-code/internal/tui/chatview"
 	"github.com/etalab-ia/albert-code/internal/tui/dialog"
@@ -28,6 +29,8 @@ type Model struct {
 	br    *bridge
 
 	conv Conversation
+	// trustHinted: the conversation was told how to trust its folder (/trust).
+	trustHinted bool
 	// gen counts conversations: messages from an earlier one (before /clear or
 	// /resume) are dropped.
 	gen     int
@@ -41,11 +44,13 @@ type Model struct {
 	// counts it down.
 	waitUntil time.Time
 	waitFor   string
-	sawError  bool
-	cancel    context.CancelFunc
-	stats     chat.Stats
-	model     string
-	profile   string
+	// rate is the active model's rate-limit gauge for the footer.
+	rate     []ratelimit.Counter
+	sawError bool
+	cancel   context.CancelFunc
+	stats    chat.Stats
+	model    string
+	profile  string
 
 	// shell is set while a "!" command runs; shellNotes are the finished ones
 	// not yet given to the model; shellRuns numbers their widgets.
@@ -111,6 +116,9 @@ func New(o Options) *Model {
 		reg = slash.Default()
 	}
 	m := &Model{o: o, theme: t, reg: reg, br: &bridge{send: func(tea.Msg) {}}}
+	if o.TrustFolder != nil {
+		registerTrust(reg)
+	}
 	m.chat = chatview.New(t, render.NewMarkdown(o.Color))
 	m.input = input.New(t, input.Options{History: o.History, WorkDir: o.WorkDir, Commands: m.completeCommand})
 	return m
@@ -218,6 +226,7 @@ func (m *Model) refreshStatus() {
 		return
 	}
 	m.stats, m.model, m.profile = m.conv.Stats(), m.conv.Model(), m.conv.Profile()
+	m.refreshRate()
 }
 
 // submit handles a line the user sent: a slash command, a "!" shell command, or

@@ -94,6 +94,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) apply(ev agent.Event) {
+	defer m.hintTrust(ev) // after the refused call itself is shown
 	switch ev.Kind {
 	case agent.EventError:
 		m.sawError = true
@@ -102,6 +103,7 @@ func (m *Model) apply(ev agent.Event) {
 		if ev.Stats != nil {
 			m.stats.Stats = *ev.Stats
 		}
+		m.refreshRate()
 		return
 	case agent.EventRateLimitWait:
 		m.waitUntil = time.Now().Add(time.Duration(ev.WaitSeconds * float64(time.Second)))

@@ -100,7 +100,7 @@ func (m *Model) statusLine() string {
 // footer shows the profile, the model, the context gauge, tokens and cost.
 func (m *Model) footer() string {
 	t := m.theme
-	left := fmt.Sprintf(" %s · %s", orDash(m.profile), orDash(m.model))
+	left := fmt.Sprintf(" %s%s · %s", orDash(m.profile), m.safetyMarks(), orDash(m.model))
 	u := m.stats.Usage
 	right := fmt.Sprintf("%s · ↑%s ↓%s · %.4f € ", m.gauge(), slash.CompactCount(u.InputTokens), slash.CompactCount(u.OutputTokens), m.stats.Cost)
 	gap := m.width - ansi.StringWidth(left) - ansi.StringWidth(right)
@@ -108,6 +108,12 @@ func (m *Model) footer() string {
 		// Narrow screens drop the tokens first, then cut the names.
 		right = m.gauge() + " "
 		gap = max(m.width-ansi.StringWidth(left)-ansi.StringWidth(right), 1)
+	}
+	if rate := m.rateGauge(); rate != "" && gap > ansi.StringWidth(rate)+2 {
+		// The rate-limit gauge sits before the context gauge when it fits.
+		right = rate + t.Footer.Render(" · ") + t.Footer.Render(right)
+		gap -= ansi.StringWidth(rate) + 3
+		return ansi.Truncate(t.Bold.Render(left)+strings.Repeat(" ", gap)+right, m.width, "…")
 	}
 	line := t.Bold.Render(left) + strings.Repeat(" ", gap) + t.Footer.Render(right)
 	return ansi.Truncate(line, m.width, "…")

@@ -60,6 +60,11 @@ func (l *Layer) settle(key, id string, chars int, input int64) {
 	l.logErr(l.opts.Store.update(now, func(st *sharedState, th *throttleState) {
 		m := st.model(key)
 		m.settle(id, chars, input)
+		if input > 0 {
+			m.countDay(now, input)
+		} else {
+			m.countDay(now, m.estimate(chars)) // the server sent no usage
+		}
 		m.Consecutive429 = 0
 		th.forget(model)
 	}))

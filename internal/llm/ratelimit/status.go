@@ -23,6 +23,10 @@ type Snapshot struct {
 	// Requests and Tokens are the last 60 s; Tokens are input tokens.
 	Requests int
 	Tokens   int64
+	// DayRequests and DayTokens are today's (UTC) answered calls and their input
+	// tokens, as this machine's processes counted them.
+	DayRequests int
+	DayTokens   int64
 	// Spacing is the minimum gap between two calls.
 	Spacing time.Duration
 	// BlockedFor is what is left of a server's Retry-After.
@@ -46,6 +50,7 @@ func (s *Store) Snapshot(now time.Time, t *Table, account, model string) (Snapsh
 		snap.Limits = t.Limits(canon, m.Learned)
 		snap.LimitSource = t.Source(canon, m.Learned)
 		snap.Requests, snap.Tokens = len(m.Slots), m.tokens()
+		snap.DayRequests, snap.DayTokens = m.today(now)
 		snap.Spacing = spacing(snap.Limits.RPM)
 		snap.BlockedFor = max(0, time.Duration(m.BlockedUntil-now.UnixNano()))
 		snap.FallbackFor = max(0, time.Duration(m.FallbackUntil-now.UnixNano()))

@@ -37,6 +37,33 @@ type modelState struct {
 	FallbackUntil  int64   `json:"fallback_until,omitempty"`
 	CharsPerToken  float64 `json:"chars_per_token,omitempty"`
 	Learned        Limits  `json:"learned,omitzero"`
+	// Day is the UTC midnight (unix seconds) DayRequests and DayTokens count from:
+	// the calls every process of the user made today, for the footer's rpd/tpd.
+	Day         int64 `json:"day,omitempty"`
+	DayRequests int   `json:"day_requests,omitempty"`
+	DayTokens   int64 `json:"day_tokens,omitempty"`
+}
+
+// countDay adds one answered call of input tokens to today's counters.
+func (m *modelState) countDay(now time.Time, input int64) {
+	if day := startOfDayUTC(now); m.Day != day {
+		m.Day, m.DayRequests, m.DayTokens = day, 0, 0
+	}
+	m.DayRequests++
+	m.DayTokens += max(input, 0)
+}
+
+// today returns today's counters, zero when they are from an earlier day.
+func (m *modelState) today(now time.Time) (int, int64) {
+	if m.Day != startOfDayUTC(now) {
+		return 0, 0
+	}
+	return m.DayRequests, m.DayTokens
+}
+
+func startOfDayUTC(t time.Time) int64 {
+	u := t.UTC()
+	return time.Date(u.Year(), u.Month(), u.Day(), 0, 0, 0, 0, time.UTC).Unix()
 }
 
 // prune forgets the requests that left the window.
@@ -52,8 +79,9 @@ func (m *modelState) prune(now time.Time) {
 // idle reports whether m holds nothing worth keeping.
 func (m *modelState) idle(now time.Time) bool {
 	n := now.UnixNano()
+	requests, _ := m.today(now)
 	return len(m.Slots) == 0 && m.BlockedUntil <= n && m.FallbackUntil <= n &&
-		m.Consecutive429 == 0 && m.CharsPerToken == 0 && m.Learned.IsZero()
+		m.Consecutive429 == 0 && m.CharsPerToken == 0 && m.Learned.IsZero() && requests == 0
 }
 
 // tokens sums the tokens in the window.

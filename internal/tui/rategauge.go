@@ -1,0 +1,41 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/etalab-ia/albert-code/internal/albert"
+	"github.com/etalab-ia/albert-code/internal/llm/ratelimit"
+	"github.com/etalab-ia/albert-code/internal/slash"
+)
+
+// rateGauger is a conversation that reports the active model's rate-limit figures.
+type rateGauger interface {
+	RateGauge() []ratelimit.Counter
+}
+
+// refreshRate reads the rate-limit figures after a call (a local file, no wait).
+func (m *Model) refreshRate() {
+	if g, ok := m.conv.(rateGauger); ok {
+		m.rate = g.RateGauge()
+	}
+}
+
+// rateGauge draws "rpm 3/50 tpm 12k/128k rpd 45/1000 tpd 1.2M/2.5M", each figure
+// coloured at 80 % (warning) and 95 % (critical) of its limit, as the original's
+// footer; empty when no limit is known.
+func (m *Model) rateGauge() string {
+	parts := make([]string, 0, len(m.rate))
+	for _, c := range m.rate {
+		text := c.Name + " " + slash.CompactCount(c.Used) + "/" + slash.CompactCount(c.Limit)
+		switch albert.LevelOf(c.Used, c.Limit) {
+		case albert.LevelCritical, albert.LevelExhausted:
+			text = m.theme.Error.Render(text)
+		case albert.LevelWarning:
+			text = m.theme.Warn.Render(text)
+		default:
+			text = m.theme.Footer.Render(text)
+		}
+		parts = append(parts, text)
+	}
+	return strings.Join(parts, " ")
+}
