@@ -105,3 +105,14 @@ func TestTheResultNamesTheModelThatAnsweredAndAutoFallbackCanBeOff(t *testing.T)
 		}
 	}
 }
+
+// In text mode the wait is a line on stderr saying how long and why.
+func TestTextModeSaysWhatTheRunWaitsFor(t *testing.T) {
+	t.Parallel()
+	u := newAlbertUser(t, fakealbert.Limits{}, "")
+	u.srv.Inject(fakealbert.Canned{Status: 429, Body: perMinute429, Headers: map[string]string{"Retry-After": "1"}})
+	r := u.run("-p", "say hello")
+	if r.code != 0 || strings.TrimSpace(r.stdout) != "ok" || !strings.Contains(r.stderr, "albert-code: waiting 1s: the server asked to wait 1s before the next try") {
+		t.Fatalf("exit %d, stdout %q, stderr:\n%s\nwant the wait on stderr, then the answer", r.code, r.stdout, r.stderr)
+	}
+}
