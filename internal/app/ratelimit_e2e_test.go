@@ -182,7 +182,19 @@ func TestQuotaCommandTableAndJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Providers) != 1 {
 		t.Fatalf("quota --json: %v\n%s", err, r.stdout)
 	}
-	m := doc.Providers[0].Models[0]
+	// The shipped Albert models have limits too and are listed with this user's.
+	var m struct {
+		Model       string `json:"model"`
+		Requests    int64  `json:"requests_today"`
+		InputTokens int64  `json:"input_tokens_today"`
+		TPD         int64  `json:"tpd_limit"`
+		Level       string `json:"level"`
+	}
+	for _, mm := range doc.Providers[0].Models {
+		if mm.Model == "test/model-a" {
+			m = mm
+		}
+	}
 	if m.Model != "test/model-a" || m.Requests != 251 || m.InputTokens != 2001000 || m.TPD != 2460000 || m.Level != "warning" {
 		t.Fatalf("first model = %+v", m)
 	}
