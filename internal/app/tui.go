@@ -100,6 +100,13 @@ func runTUI(cmd *cobra.Command, f runFlags, prompt string) error {
 	if !f.trust {
 		o.Trust = trustQuestion(home, wd)
 	}
+	o.TrustFolder = func() error {
+		ts, err := trust.Open(home)
+		if err != nil {
+			return err
+		}
+		return ts.Trust(wd)
+	}
 
 	m := tui.New(o)
 	p := tea.NewProgram(m, tea.WithContext(cmd.Context()))
@@ -124,6 +131,10 @@ type envConversation struct {
 	env   *agentenv.Env
 	quota []string
 }
+
+// Trusted says whether the folder was trusted when the conversation opened: the UI
+// marks an untrusted one and offers /trust.
+func (c *envConversation) Trusted() bool { return c.env.Trusted }
 
 func (c *envConversation) Close() {
 	c.Session.Close()

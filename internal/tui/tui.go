@@ -80,6 +80,9 @@ type Options struct {
 	// them with the environment scrubbed only.
 	Sandbox *sandbox.Sandbox
 	History *input.History
+	// TrustFolder trusts WorkDir for good (/trust, offered after "Not now" and where
+	// a call is refused for want of trust); nil offers no /trust.
+	TrustFolder func() error
 	// Registry holds the slash commands; nil uses slash.Default().
 	Registry *slash.Registry
 	// Open opens a conversation; it runs off the UI loop (it reads the disk).
