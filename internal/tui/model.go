@@ -31,6 +31,8 @@ type Model struct {
 	conv Conversation
 	// trustHinted: the conversation was told how to trust its folder (/trust).
 	trustHinted bool
+	// silence tracks what the model server last sent, for the status line.
+	silence silenceState
 	// gen counts conversations: messages from an earlier one (before /clear or
 	// /resume) are dropped.
 	gen     int

@@ -95,6 +95,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m *Model) apply(ev agent.Event) {
 	defer m.hintTrust(ev) // after the refused call itself is shown
+	m.silence.heard(ev)
 	switch ev.Kind {
 	case agent.EventError:
 		m.sawError = true

@@ -84,6 +84,9 @@ func (m *Model) statusLine() string {
 	case m.busy && time.Now().Before(m.waitUntil):
 		left := time.Until(m.waitUntil).Round(time.Second)
 		s = t.Warn.Render(spinner[m.frame%len(spinner)]+fmt.Sprintf(" waiting %s", left)) + t.Dim.Render(" · "+m.waitFor+" · esc to interrupt")
+	case m.busy && m.silentFor() > 0:
+		s = t.Warn.Render(spinner[m.frame%len(spinner)]+fmt.Sprintf(" waiting for %s: nothing received for %ds", orDash(m.model), int(m.silentFor().Seconds()))) +
+			t.Dim.Render(" · the server took the request · esc to interrupt")
 	case m.busy:
 		secs := int(time.Since(m.busySince).Seconds())
 		doing := pick(m.shell, "running the command", "working")
