@@ -52,6 +52,7 @@ func addACPFlags(cmd *cobra.Command, f *acpFlags) {
 
 // MainACP is albert-acp's whole program: `albert-code acp` under its own name.
 func MainACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	exportDotenvProxies()
 	cmd := newACPCmd(stdin)
 	cmd.Use = "albert-acp"
 	cmd.Version = Version()

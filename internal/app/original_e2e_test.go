@@ -179,3 +179,40 @@ func TestOriginalHomeRunsAndLosesNothing(t *testing.T) {
 		}
 	}
 }
+
+// Each file of the original that cannot be read is a one-line notice naming it; the
+// run goes on with the rest, and the file stays as it was.
+func TestUnreadableOriginalFilesAreNotices(t *testing.T) {
+	h := newHarness(t, text("Fait."))
+	bad := map[string]string{
+		"config.toml":         "active_model = [\n",
+		".env":                "this is not a pair\n",
+		"agents/broken.toml":  "safety = \"reckless\"\n",
+		"throttle_state.json": "{\"model_name\": ",
+		"logs/session/session_20260313_090000_0badf00d/meta.json": "{not json",
+	}
+	for rel, content := range bad {
+		h.writeHomeFile(rel, content)
+	}
+	r := h.run("-p", "bonjour")
+	if r.code != 0 || !strings.Contains(r.stdout, "Fait.") {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		filepath.Join(h.home, "config.toml"), filepath.Join(h.home, ".env") + ":1",
+		filepath.Join(h.home, "agents", "broken.toml") + ":1", filepath.Join(h.home, "throttle_state.json"),
+		"session_20260313_090000_0badf00d",
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr names no %s:\n%s", want, r.stderr)
+		}
+	}
+	for rel, content := range bad {
+		if rel == "throttle_state.json" {
+			continue // rebuilt empty with a warning, as any corrupt rate-limit state
+		}
+		if got, err := os.ReadFile(filepath.Join(h.home, rel)); err != nil || string(got) != content {
+			t.Errorf("%s changed: %q, %v", rel, got, err)
+		}
+	}
+}

@@ -104,7 +104,9 @@ func Load(opts Options) (*Config, error) {
 		return nil, err
 	}
 	if c.secrets, err = LoadSecrets(home, lookup); err != nil {
-		return nil, err
+		// The .env may be the original's: a bad line costs its keys, not the run.
+		c.Notices = append(c.Notices, fmt.Sprintf("%v; going on without that file (fix the line to use its keys)", err))
+		c.secrets = &Secrets{lookup: lookup, envPath: filepath.Join(home, ".env")}
 	}
 	c.finish(wd)
 	// The override comes first: a model only the server lists is looked up there.
