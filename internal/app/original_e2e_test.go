@@ -194,7 +194,7 @@ func TestUnreadableOriginalFilesAreNotices(t *testing.T) {
 	for rel, content := range bad {
 		h.writeHomeFile(rel, content)
 	}
-	r := h.run("-p", "bonjour")
+	r := h.run("--prompt=bonjour") // the original's spelling, with its value attached
 	if r.code != 0 || !strings.Contains(r.stdout, "Fait.") {
 		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 	}

@@ -10,15 +10,16 @@ import (
 )
 
 // promptFlagAlone is --prompt's value when given without one, as the original's
-// bare "-p" that reads the prompt from stdin or the arguments.
-const promptFlagAlone = "\x00"
+// bare "-p" that reads the prompt from stdin or the arguments (optionalID's).
+const promptFlagAlone = pickSession
 
 // addOriginalFlags adds the original albert-code's spellings of our flags, so its
 // scripts run unchanged: --prompt [TEXT] for -p, and (in applyOriginalFlags)
 // --output streaming for stream-json. It returns where --prompt's value goes.
 func addOriginalFlags(fl *pflag.FlagSet) *string {
-	prompt := fl.String("prompt", "", "the original albert-code's name for -p: --prompt \"TEXT\" or --prompt=TEXT")
-	fl.Lookup("prompt").NoOptDefVal = promptFlagAlone
+	prompt := new(string)
+	fl.Var(optionalID{prompt}, "prompt", "the original albert-code's name for -p: --prompt `TEXT` or --prompt=TEXT")
+	fl.Lookup("prompt").NoOptDefVal = optionalIDAbsent
 	return prompt
 }
 
