@@ -148,7 +148,7 @@ func (s *Store) read(now time.Time) (*sharedState, *throttleState) {
 	}
 	th := &throttleState{}
 	if err := readJSON(s.ThrottleStatePath(), th); err != nil {
-		s.warn(s.ThrottleStatePath(), err)
+		s.warn(s.ThrottleStatePath(), keepUnreadable(s.ThrottleStatePath(), err))
 		th = &throttleState{changed: true}
 	}
 	return st, th

@@ -3,6 +3,7 @@ package ratelimit_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -33,5 +34,27 @@ func TestOriginalThrottleStateIsRead(t *testing.T) {
 				t.Errorf("after midnight UTC = %+v, want the quota back", later)
 			}
 		})
+	}
+}
+
+// An unreadable throttle_state.json is rebuilt empty, its bytes kept beside it.
+func TestUnreadableThrottleStateIsKept(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "throttle_state.json")
+	if err := os.WriteFile(path, []byte(`{"model_name": `), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	store := ratelimit.NewStore(dir)
+	if _, err := store.Exhausted(time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	kept, err := os.ReadFile(path + ".unreadable")
+	if err != nil || string(kept) != `{"model_name": ` {
+		t.Errorf("kept copy = %q, %v", kept, err)
+	}
+	w := strings.Join(store.Warnings(), "\n")
+	if !strings.Contains(w, path+".unreadable") {
+		t.Errorf("warnings %q do not say where the unreadable file is kept", w)
 	}
 }
