@@ -30,7 +30,7 @@ func TestARateLimitWaitIsAThought(t *testing.T) {
 			thoughts.WriteString(th.Content.Text.Text)
 		}
 	}
-	if !strings.Contains(thoughts.String(), "waiting 1s: the server asked to wait 1s") {
+	if !strings.Contains(thoughts.String(), "waiting 1s: the next try of the model call (the server answered: ") {
 		t.Fatalf("thoughts %q, want the wait", thoughts.String())
 	}
 }

@@ -49,7 +49,8 @@ func TestARetryAfterWithinMaxWaitIsWaitedOutAndShown(t *testing.T) {
 	}
 	evs := streamLines(t, r.stdout)
 	waits := ofType(evs, "rate_limit_wait")
-	if len(waits) != 1 || waits[0]["wait_seconds"] != 2.0 || !strings.Contains(waits[0]["text"].(string), "asked to wait 2s") {
+	if len(waits) != 1 || waits[0]["wait_seconds"] != 2.0 || !strings.Contains(waits[0]["text"].(string), "the next try of the model call (the server answered: ") ||
+		!strings.Contains(waits[0]["text"].(string), "50 requests for test/model-a per minute exceeded.") {
 		t.Fatalf("rate_limit_wait events %v, want one of 2 s saying why; output:\n%s", waits, r.stdout)
 	}
 	res := evs[len(evs)-1]
@@ -112,7 +113,7 @@ func TestTextModeSaysWhatTheRunWaitsFor(t *testing.T) {
 	u := newAlbertUser(t, fakealbert.Limits{}, "")
 	u.srv.Inject(fakealbert.Canned{Status: 429, Body: perMinute429, Headers: map[string]string{"Retry-After": "1"}})
 	r := u.run("-p", "say hello")
-	if r.code != 0 || strings.TrimSpace(r.stdout) != "ok" || !strings.Contains(r.stderr, "albert-code: waiting 1s: the server asked to wait 1s before the next try") {
+	if r.code != 0 || strings.TrimSpace(r.stdout) != "ok" || !strings.Contains(r.stderr, "albert-code: waiting 1s: the next try of the model call (the server answered: ") {
 		t.Fatalf("exit %d, stdout %q, stderr:\n%s\nwant the wait on stderr, then the answer", r.code, r.stdout, r.stderr)
 	}
 }

@@ -135,7 +135,7 @@ func (p Policy) run(ctx context.Context, inner llm.Provider, req llm.Request, em
 		emit(llm.StreamEvent{Kind: llm.EventRetry, Err: err})
 		if serverAsked {
 			emit(llm.StreamEvent{Kind: llm.EventWait, Wait: wait, Err: err,
-				Text: fmt.Sprintf("the server asked to wait %s before the next try (%v)", wait, err)})
+				Text: fmt.Sprintf("the next try of the model call (the server answered: %v)", err)})
 		}
 		if err := p.Sleep(ctx, wait); err != nil {
 			return nil, fmt.Errorf("model call cancelled while waiting to retry: %w", err)

@@ -180,7 +180,7 @@ func TestWrap(t *testing.T) {
 					var ae *llm.APIError
 					if errors.As(tc.errs[i], &ae) && ae.RetryAfter > 0 {
 						want = append(want, llm.StreamEvent{Kind: llm.EventWait, Wait: ae.RetryAfter, Err: tc.errs[i],
-							Text: fmt.Sprintf("the server asked to wait %s before the next try (%v)", ae.RetryAfter, tc.errs[i])})
+							Text: fmt.Sprintf("the next try of the model call (the server answered: %v)", tc.errs[i])})
 					}
 				}
 			}
