@@ -146,8 +146,8 @@ func printReport(w io.Writer, rep *index.Report, path string, emb *embedReport, 
 			Embeddings *embedReport `json:"embeddings,omitempty"`
 		}{rep, path, emb})
 	}
-	fmt.Fprintf(w, "indexed %s in %v: %d files (%d extracted, %d unchanged, %d removed, %d renamed)\n",
-		rep.Root, rep.Duration.Round(time.Millisecond), rep.Files, rep.Extracted, rep.Unchanged, rep.Removed, rep.Renamed)
+	fmt.Fprintf(w, "indexed %s in %v: %s (%d extracted, %d unchanged, %d removed, %d renamed)\n",
+		rep.Root, rep.Duration.Round(time.Millisecond), countOf(rep.Files, "file"), rep.Extracted, rep.Unchanged, rep.Removed, rep.Renamed)
 	if rep.GoTypes {
 		mode := ""
 		if rep.GoMode == "incremental" {
@@ -159,8 +159,8 @@ func printReport(w io.Writer, rep *index.Report, path string, emb *embedReport, 
 		printGoErrors(w, rep.GoErrors, rep.GoErrorList)
 	}
 	if r := rep.Resolve; r != nil && r.Files > 0 {
-		fmt.Fprintf(w, "cross-file: %d files resolved again: %d sites by import, %d by name, %d left unresolved; imports %d resolved, %d external, %d not found\n",
-			r.Files, r.ByImport, r.ByName, r.Unresolved, r.ImportsResolved, r.ImportsExternal, r.ImportsMissing)
+		fmt.Fprintf(w, "cross-file: %s resolved again: %d sites by import, %d by name, %d left unresolved; imports %d resolved, %d external, %d not found\n",
+			countOf(r.Files, "file"), r.ByImport, r.ByName, r.Unresolved, r.ImportsResolved, r.ImportsExternal, r.ImportsMissing)
 	}
 	for _, group := range []struct {
 		name  string

@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -20,6 +21,10 @@ func TestGraphIndexListsGoErrorsAndTheFix(t *testing.T) {
 		h.writeFile(fmt.Sprintf("repo/bad%d/bad.go", i), fmt.Sprintf("package bad%d\n\nvar x int = \"not an int\"\n", i))
 	}
 	repo := h.work + "/repo"
+	one := h.writeFile("one/only.go", "package only\n")
+	if r := h.run("graph", "index", filepath.Dir(one)); r.code != ExitOK || !strings.Contains(r.stdout, ": 1 file (1 extracted") {
+		t.Fatalf("a one-file index: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
 	r := h.run("graph", "index", repo)
 	if r.code != ExitOK {
 		t.Fatalf("index: exit %d stderr %s", r.code, r.stderr)
