@@ -45,7 +45,7 @@ func TestAskUserQuestionGoesThroughPermissionRequests(t *testing.T) {
 	case len(first.ToolCall.Content) != 1 || !strings.Contains(first.ToolCall.Content[0].Content.Content.Text.Text, "PostgreSQL: a server"):
 		t.Errorf("the request does not show the choices: %+v", first.ToolCall.Content)
 	}
-	body := f.srv.Requests()[1].Body
+	body := f.srv.ModelRequests()[1].Body
 	for _, want := range []string{"chose: PostgreSQL", "in their own words: none of these"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the answer lacks %q: %s", want, body)
@@ -69,7 +69,7 @@ func TestADismissedQuestionIsNoAnswerAndTheTurnGoesOn(t *testing.T) {
 	if len(c.asked) != 1 {
 		t.Errorf("%d requests: the second question was asked after the first was dismissed", len(c.asked))
 	}
-	if body := f.srv.Requests()[1].Body; !strings.Contains(body, "the user declined to answer") {
+	if body := f.srv.ModelRequests()[1].Body; !strings.Contains(body, "the user declined to answer") {
 		t.Errorf("the model was not told nobody answered: %s", body)
 	}
 	if !strings.Contains(c.agentText(), "I will pick SQLite myself") {

@@ -96,7 +96,7 @@ func TestEditorStdioMCPServerToolsRunInTheSession(t *testing.T) {
 	if len(c.asked) != 1 || c.asked[0].ToolCall.ToolCallId != "m1" {
 		t.Errorf("permission requests %+v, want one for m1", c.asked)
 	}
-	if body := f.srv.Requests()[1].Body; !strings.Contains(body, "bonjour") || strings.Contains(body, `"is_error":true`) {
+	if body := f.srv.ModelRequests()[1].Body; !strings.Contains(body, "bonjour") || strings.Contains(body, `"is_error":true`) {
 		t.Errorf("the echo result did not reach the model: %s", body)
 	}
 	text := c.agentText()
@@ -160,7 +160,7 @@ func TestEditorHTTPAndSSEMCPServers(t *testing.T) {
 	if _, err := conn.Prompt(ctxFor(t), prompt(sess.SessionId, "shout")); err != nil {
 		t.Fatal(err)
 	}
-	body := f.srv.Requests()[1].Body
+	body := f.srv.ModelRequests()[1].Body
 	if !strings.Contains(body, "STREAMABLE") || !strings.Contains(body, `"SSE"`) {
 		t.Errorf("the HTTP and SSE results did not reach the model: %s\nagent said: %s", body, c.agentText())
 	}

@@ -36,7 +36,7 @@ func TestToolsGoThroughTheEditorWhenItOffers(t *testing.T) {
 	if err != nil || resp.StopReason != sdk.StopReasonEndTurn {
 		t.Fatalf("prompt: %+v, %v", resp, err)
 	}
-	reqs := f.srv.Requests()
+	reqs := f.srv.ModelRequests()
 	if !strings.Contains(reqs[1].Body, `1\talpha beta`) || strings.Contains(reqs[1].Body, "saved on disk") {
 		t.Errorf("read did not show the editor's buffer: %s", reqs[1].Body)
 	}
@@ -89,7 +89,7 @@ func TestToolsUseTheDiskWithoutEditorCapabilities(t *testing.T) {
 	if _, err := conn.Prompt(ctxFor(t), prompt(sess.SessionId, "read")); err != nil {
 		t.Fatal(err)
 	}
-	if body := f.srv.Requests()[1].Body; !strings.Contains(body, "saved on disk") {
+	if body := f.srv.ModelRequests()[1].Body; !strings.Contains(body, "saved on disk") {
 		t.Errorf("read did not use the disk: %s", body)
 	}
 }
@@ -121,7 +121,7 @@ func TestSandboxedBashStaysOutOfTheEditorsTerminal(t *testing.T) {
 	if len(c.commands) != 0 {
 		t.Errorf("the editor's terminal ran %q", c.commands)
 	}
-	if reqs := f.srv.Requests(); !strings.Contains(reqs[1].Body, "from-our-sandbox") {
+	if reqs := f.srv.ModelRequests(); !strings.Contains(reqs[1].Body, "from-our-sandbox") {
 		t.Errorf("the command's output did not reach the model: %s", reqs[1].Body)
 	}
 }

@@ -158,7 +158,7 @@ watch:
 		got.Question.Asked[0].Title != "Which database?" || !slices.Equal(got.Question.Asked[0].Options, []string{"SQLite", "PostgreSQL", "None of these"}):
 		t.Errorf("ask_user_question: %+v", got.Question)
 	}
-	reqs := srv.Requests()
+	reqs := srv.ModelRequests()
 	if len(reqs) != 9 || !strings.Contains(reqs[6].Body, "through the editor's server") || !strings.Contains(reqs[8].Body, "chose: PostgreSQL") {
 		t.Errorf("%d model requests; the MCP result or the answer did not reach the model", len(reqs))
 	}

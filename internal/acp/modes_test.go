@@ -22,7 +22,7 @@ func toolNames(t *testing.T, f *fixture, i int) []string {
 			Function struct{ Name string } `json:"function"`
 		} `json:"tools"`
 	}
-	if err := json.Unmarshal([]byte(f.srv.Requests()[i].Body), &body); err != nil {
+	if err := json.Unmarshal([]byte(f.srv.ModelRequests()[i].Body), &body); err != nil {
 		t.Fatal(err)
 	}
 	var out []string
@@ -72,7 +72,7 @@ func TestModesAndTheModelOptionSwitchAndKeepTheHistory(t *testing.T) {
 	if !slices.Contains(qwen, "model=Qwen/Qwen3.6-27B") {
 		t.Errorf("the model switch did not reach the server: %v", qwen)
 	}
-	if body := f.srv.Requests()[2].Body; !strings.Contains(body, "q1") || !strings.Contains(body, "second") {
+	if body := f.srv.ModelRequests()[2].Body; !strings.Contains(body, "q1") || !strings.Contains(body, "second") {
 		t.Errorf("history lost across the switches: %s", body)
 	}
 	for _, bad := range []sdk.SetSessionModeRequest{{SessionId: sess.SessionId, ModeId: "nope"}, {SessionId: sess.SessionId, ModeId: "explore"}} {
@@ -99,7 +99,7 @@ func TestPromptBlocksBecomeText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body := f.srv.Requests()[0].Body
+	body := f.srv.ModelRequests()[0].Body
 	for _, want := range []string{"review these", `Attached: main.go (Main file)`, "Contents of util.go:\\n```\\npackage util\\n```"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the prompt lacks %q: %s", want, body)
@@ -140,7 +140,7 @@ func TestSlashCommandsRunInTheEditor(t *testing.T) {
 			t.Errorf("the commands' output lacks %q:\n%s", want, text)
 		}
 	}
-	if len(f.srv.Requests()) != 0 {
+	if len(f.srv.ModelRequests()) != 0 {
 		t.Error("a slash command reached the model")
 	}
 }
@@ -166,8 +166,8 @@ func TestCompactCommandShowsAsAToolCall(t *testing.T) {
 			done = true
 		}
 	}
-	if !started || !done || len(f.srv.Requests()) != 4 || !strings.Contains(f.srv.Requests()[3].Body, "keep q3") {
-		t.Fatalf("compaction shown %v/%v, %d model requests", started, done, len(f.srv.Requests()))
+	if !started || !done || len(f.srv.ModelRequests()) != 4 || !strings.Contains(f.srv.ModelRequests()[3].Body, "keep q3") {
+		t.Fatalf("compaction shown %v/%v, %d model requests", started, done, len(f.srv.ModelRequests()))
 	}
 }
 

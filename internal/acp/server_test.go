@@ -132,7 +132,7 @@ func TestToolCallsAskPermissionAndShowDiffs(t *testing.T) {
 	if len(diffs) != 3 || diffs[0].OldText != nil || diffs[0].NewText != "one\n" || diffs[1].OldText == nil || *diffs[1].OldText != "one\n" || diffs[1].NewText != "uno\n" {
 		t.Fatalf("diff contents %+v", diffs)
 	}
-	if !strings.Contains(f.srv.Requests()[2].Body, "The user denied this call") {
+	if !strings.Contains(f.srv.ModelRequests()[2].Body, "The user denied this call") {
 		t.Error("the refusal did not reach the model")
 	}
 }
@@ -239,7 +239,7 @@ func TestLoadReplaysTheConversationAndListShowsIt(t *testing.T) {
 	if _, err := conn.Prompt(ctxFor(t), prompt(sess.SessionId, "and now?")); err != nil {
 		t.Fatal(err)
 	}
-	if body := f.srv.Requests()[2].Body; !strings.Contains(body, "it says hi") {
+	if body := f.srv.ModelRequests()[2].Body; !strings.Contains(body, "it says hi") {
 		t.Fatalf("the loaded history did not reach the model: %s", body)
 	}
 }

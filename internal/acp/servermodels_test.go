@@ -23,7 +23,7 @@ func TestModelSelectorTakesAndOffersModelsOnlyTheServerLists(t *testing.T) {
 	if _, err := conn.Prompt(ctxFor(t), prompt(sess.SessionId, "hi")); err != nil {
 		t.Fatal(err)
 	}
-	if got := toolNames(t, f, len(f.srv.Requests())-1); !slices.Contains(got, "model=openai/gpt-oss-120b") {
+	if got := toolNames(t, f, len(f.srv.ModelRequests())-1); !slices.Contains(got, "model=openai/gpt-oss-120b") {
 		t.Fatalf("chat request %v, want the canonical id on the wire", got)
 	}
 	// The list is cached now: the next session's selector offers the model.

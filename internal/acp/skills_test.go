@@ -45,7 +45,7 @@ func TestSkillsAreCommands(t *testing.T) {
 	if err != nil || resp.StopReason != sdk.StopReasonEndTurn {
 		t.Fatalf("/deploy: %+v, %v", resp, err)
 	}
-	body := f.srv.Requests()[0].Body
+	body := f.srv.ModelRequests()[0].Body
 	for _, want := range []string{`Use the skill \"deploy\"`, "Run the release checklist.", "Request: to staging"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the request lacks %q: %s", want, body)

@@ -98,3 +98,18 @@ func TestConcurrentRequestsConsumeEachTurnOnce(t *testing.T) {
 type statusError struct{ status string }
 
 func (e *statusError) Error() string { return "status " + e.status }
+
+func TestModelRequestsLeaveTheModelListOut(t *testing.T) {
+	s := NewTest(t, Script{Turns: []Turn{{Text: []string{"hi"}}}})
+	if resp, err := http.Get(s.URL() + "/models"); err == nil {
+		resp.Body.Close()
+	}
+	resp, err := http.Post(s.URL()+"/chat/completions", "application/json", strings.NewReader(`{"model":"m","messages":[{"role":"user","content":"x"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if all, calls := s.Requests(), s.ModelRequests(); len(all) != 2 || len(calls) != 1 || calls[0].Method != http.MethodPost {
+		t.Fatalf("requests %d, model requests %+v", len(all), calls)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -80,6 +81,24 @@ func (s *Server) Requests() []Recorded {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Recorded(nil), s.recorded...)
+}
+
+// ModelRequests are the recorded model calls alone (POSTs to chat completions,
+// Messages or Responses): an agent also lists the server's models in the
+// background, at a moment a test cannot predict.
+func (s *Server) ModelRequests() []Recorded {
+	var out []Recorded
+	for _, r := range s.Requests() {
+		if r.Method == http.MethodPost && isModelPath(r.Path) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func isModelPath(p string) bool {
+	p = strings.TrimPrefix(p, "/v1")
+	return p == "/chat/completions" || p == "/responses" || p == "/messages"
 }
 
 // Close releases hanging and delayed answers, closes every connection and waits
