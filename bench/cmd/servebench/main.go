@@ -176,8 +176,8 @@ func latencyLeg(ctx context.Context, cfg config) error {
 		cpu0 := srv.cpu()
 		res, err := cfg.gen.run(ctx, targets[i].url, targets[i].auth, n, cfg.c, cfg.qps)
 		res.cpu = srv.cpu() - cpu0
-		if err == nil && res.ok > 0 && len(fake.Requests()) != n {
-			err = fmt.Errorf("%s: the fake model got %d chat requests for %d sent", targets[i].name, len(fake.Requests()), n)
+		if err == nil && res.ok > 0 && len(fake.ModelRequests()) != n {
+			err = fmt.Errorf("%s: the fake model got %d chat requests for %d sent", targets[i].name, len(fake.ModelRequests()), n)
 		}
 		return res, err
 	}
@@ -263,7 +263,7 @@ func asyncLeg(ctx context.Context, cfg config) error {
 		}
 		res.drain = time.Since(start)
 		_, res.hwmKiB, _ = srv.procStatus()
-		res.modelReqs = len(fake.Requests())
+		res.modelReqs = len(fake.ModelRequests())
 		srv.stop()
 		_ = fake.Close()
 		if err != nil {
@@ -370,9 +370,9 @@ func idleRound(ctx context.Context, cfg config, r int, srv *serveProc, fake *fak
 		// Every run must be waiting on the model, not queued somewhere before it.
 		seen += n
 		deadline := time.Now().Add(time.Minute)
-		for len(fake.Requests()) < seen {
+		for len(fake.ModelRequests()) < seen {
 			if time.Now().After(deadline) {
-				return fmt.Errorf("only %d of %d runs reached the model", len(fake.Requests()), seen)
+				return fmt.Errorf("only %d of %d runs reached the model", len(fake.ModelRequests()), seen)
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
