@@ -37,7 +37,7 @@ func TestTUIFirstRun(t *testing.T) {
 	if err != nil || !strings.Contains(string(trusted), h.work) {
 		t.Errorf("trusted_folders.toml = %q, %v", trusted, err)
 	}
-	if auth := h.srv.Requests()[0].Header.Get("Authorization"); auth != "Bearer sk-first-run" {
+	if auth := h.srv.ModelRequests()[0].Header.Get("Authorization"); auth != "Bearer sk-first-run" {
 		t.Errorf("the model server got Authorization %q", auth)
 	}
 	tm.send(keyCtrlC, keyCtrlC)

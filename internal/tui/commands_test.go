@@ -108,7 +108,7 @@ func TestCompact(t *testing.T) {
 	}
 	l.typeLine("/compact keep the numbers")
 	l.idle()
-	reqs := l.srv.Requests()
+	reqs := l.srv.ModelRequests()
 	if len(reqs) != 4 || !strings.Contains(reqs[3].Body, "keep the numbers") {
 		t.Fatalf("%d requests; the compaction request must carry the instructions", len(reqs))
 	}

@@ -111,7 +111,7 @@ func TestQuestionDialogAnswersTheTool(t *testing.T) {
 	if !l.shows("blue it is") {
 		t.Fatalf("screen:\n%s", l.screen())
 	}
-	reqs := l.srv.Requests()
+	reqs := l.srv.ModelRequests()
 	if body := reqs[len(reqs)-1].Body; !strings.Contains(body, "blue") {
 		t.Errorf("the answer did not reach the model: %s", body)
 	}

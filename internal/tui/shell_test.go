@@ -29,7 +29,7 @@ func TestShellCommandShowsOutputAndGoesToTheNextPrompt(t *testing.T) {
 	if !l.shows(l.work) {
 		t.Errorf("the command did not run in the working folder %s:\n%s", l.work, l.screen())
 	}
-	if n := len(l.srv.Requests()); n != 0 {
+	if n := len(l.srv.ModelRequests()); n != 0 {
 		t.Fatalf("a shell command reached the model: %d requests", n)
 	}
 
@@ -38,7 +38,7 @@ func TestShellCommandShowsOutputAndGoesToTheNextPrompt(t *testing.T) {
 	if !l.shows("❯ what did you see?") || l.shows("The user ran") {
 		t.Errorf("the chat must show the prompt as typed:\n%s", l.screen())
 	}
-	body := l.srv.Requests()[0].Body
+	body := l.srv.ModelRequests()[0].Body
 	for _, want := range []string{
 		"The user ran `printf 'alpha\\\\nbeta\\\\n'` in the shell (exit 0):\\n```\\nalpha\\nbeta\\n```",
 		"The user ran `pwd` in the shell (exit 0)",
@@ -63,7 +63,7 @@ func TestShellContextIsForgottenAfterOnePrompt(t *testing.T) {
 	l.idle()
 	l.typeLine("second")
 	l.idle()
-	reqs := l.srv.Requests()
+	reqs := l.srv.ModelRequests()
 	if len(reqs) != 2 {
 		t.Fatalf("%d requests", len(reqs))
 	}
@@ -85,7 +85,7 @@ func TestShellCommandNonZeroExit(t *testing.T) {
 	}
 	l.typeLine("why?")
 	l.idle()
-	body := l.srv.Requests()[0].Body
+	body := l.srv.ModelRequests()[0].Body
 	if !strings.Contains(body, "in the shell (exit 3):\\n```\\nbroken\\n```") {
 		t.Errorf("the request lacks the exit status and output:\n%s", body)
 	}
@@ -111,7 +111,7 @@ func TestEscKillsAShellCommand(t *testing.T) {
 	}
 	l.typeLine("go on")
 	l.idle()
-	if body := l.srv.Requests()[0].Body; !strings.Contains(body, "in the shell (interrupted by the user)") {
+	if body := l.srv.ModelRequests()[0].Body; !strings.Contains(body, "in the shell (interrupted by the user)") {
 		t.Errorf("the request does not say the command was interrupted:\n%s", body)
 	}
 }
@@ -144,7 +144,7 @@ func TestLoneBangIsAPrompt(t *testing.T) {
 	l.ready()
 	l.typeLine("!")
 	l.idle()
-	if !l.shows("a bang") || len(l.srv.Requests()) != 1 {
+	if !l.shows("a bang") || len(l.srv.ModelRequests()) != 1 {
 		t.Errorf("a lone ! must go to the model:\n%s", l.screen())
 	}
 }
@@ -169,7 +169,7 @@ func TestShellOutputIsCappedForTheModel(t *testing.T) {
 	l.idle()
 	l.typeLine("summarise")
 	l.idle()
-	body := l.srv.Requests()[0].Body
+	body := l.srv.ModelRequests()[0].Body
 	if !strings.Contains(body, "bytes truncated") || !strings.Contains(body, "the-end") {
 		t.Errorf("the output must be capped, keeping its end")
 	}
@@ -198,7 +198,7 @@ func TestClearForgetsShellContext(t *testing.T) {
 	l.typeLine("/clear")
 	l.typeLine("start over")
 	l.idle()
-	if body := l.srv.Requests()[0].Body; strings.Contains(body, "The user ran") {
+	if body := l.srv.ModelRequests()[0].Body; strings.Contains(body, "The user ran") {
 		t.Errorf("the shell context outlived /clear:\n%s", body)
 	}
 }

@@ -36,7 +36,7 @@ func TestSkillRunsAsASlashCommand(t *testing.T) {
 	if !l.shows("shipped") {
 		t.Fatalf("no answer on screen:\n%s", l.screen())
 	}
-	body := l.srv.Requests()[0].Body
+	body := l.srv.ModelRequests()[0].Body
 	for _, want := range []string{"Run the release checklist.", "Request: to staging"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the request lacks %q: %s", want, body)

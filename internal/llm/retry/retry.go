@@ -129,6 +129,11 @@ func (p Policy) run(ctx context.Context, inner llm.Provider, req llm.Request, em
 		if serverAsked && wait > p.MaxWait {
 			return nil, giveUp(attempt, p.tooLong(wait), err)
 		}
+		if dl, ok := ctx.Deadline(); ok && wait > time.Until(dl) {
+			// The caller would be gone before the next try: answer now, with the
+			// wait, so a server (serve) passes a 429 on instead of timing out.
+			return nil, giveUp(attempt, fmt.Sprintf("the next try, in %s, would come after this call's deadline", wait.Round(time.Second)), err)
+		}
 		if p.MaxElapsed > 0 && p.Now().Add(wait).Sub(start) > p.MaxElapsed {
 			return nil, giveUp(attempt, fmt.Sprintf("next try would pass the %s budget", p.MaxElapsed), err)
 		}

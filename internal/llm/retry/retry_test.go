@@ -224,13 +224,26 @@ func TestWrapCancel(t *testing.T) {
 	})
 	t.Run("real timer honours the context", func(t *testing.T) {
 		t.Parallel()
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
+		time.AfterFunc(20*time.Millisecond, cancel)
 		inner := &script{errs: []error{apiErr(429, 25*time.Second)}}
 		start := time.Now()
 		_, err := Wrap(inner, Policy{}).Stream(ctx, llm.Request{}, func(llm.StreamEvent) {})
-		if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 5*time.Second {
-			t.Fatalf("err = %v after %s; want DeadlineExceeded promptly", err, time.Since(start))
+		if !errors.Is(err, context.Canceled) || time.Since(start) > 5*time.Second {
+			t.Fatalf("err = %v after %s; want Canceled promptly", err, time.Since(start))
+		}
+	})
+	t.Run("a wait past the deadline is answered at once", func(t *testing.T) {
+		t.Parallel()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		inner := &script{errs: []error{apiErr(429, 25*time.Second)}}
+		slept := false
+		_, err := Wrap(inner, Policy{Sleep: func(context.Context, time.Duration) error { slept = true; return nil }}).Stream(ctx, llm.Request{}, nil)
+		var apiErr *llm.APIError
+		if slept || !errors.As(err, &apiErr) || apiErr.RetryAfter != 25*time.Second || !strings.Contains(err.Error(), "deadline") {
+			t.Fatalf("err = %v, slept %v; want the 429 with its wait, at once", err, slept)
 		}
 	})
 }

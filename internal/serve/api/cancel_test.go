@@ -125,14 +125,14 @@ func TestDeleteStopsStructuredRetries(t *testing.T) {
 	)
 	var acc asyncAnswer
 	h.do("POST", "/run", map[string]any{"prompt": "p", "async": true, "jsonSchema": map[string]any{"type": "object"}}, &acc)
-	waitFor(t, "the retry to reach the model", func() bool { return len(model.Requests()) == 2 })
+	waitFor(t, "the retry to reach the model", func() bool { return len(model.ModelRequests()) == 2 })
 	resp, body := h.do("DELETE", "/run/"+acc.RunID, nil, nil)
 	wantStatus(t, resp, body, http.StatusOK)
 	if s := h.status(acc.RunID); s != "cancelled" {
 		t.Errorf("status %q", s)
 	}
 	time.Sleep(100 * time.Millisecond)
-	if n := len(model.Requests()); n != 2 {
+	if n := len(model.ModelRequests()); n != 2 {
 		t.Errorf("%d model calls after the cancel, want 2", n)
 	}
 }

@@ -193,7 +193,7 @@ func TestStructuredRetriesInTheSessionThenMatch(t *testing.T) {
 		out.SessionID == "" || out.Usage.Input != 30 || out.Usage.Output != 12 || len(out.Events) == 0 {
 		t.Errorf("structured answer %s", body)
 	}
-	if n := len(model.Requests()); n != 2 {
+	if n := len(model.ModelRequests()); n != 2 {
 		t.Errorf("the model saw %d requests, want 2", n)
 	}
 }

@@ -88,7 +88,7 @@ func (e *events) of(kind adapter.EventKind) []adapter.Event {
 // body is request i's JSON body.
 func body(t *testing.T, srv *fakemodel.Server, i int) map[string]any {
 	t.Helper()
-	reqs := srv.Requests()
+	reqs := srv.ModelRequests()
 	if i >= len(reqs) {
 		t.Fatalf("the model saw %d requests, want more than %d", len(reqs), i)
 	}

@@ -182,7 +182,7 @@ func TestInvalidRequestsAreRefusedBeforeAnythingRuns(t *testing.T) {
 	}
 	// The unknown model reads the server's model list to name what it serves;
 	// no chat request is ever made.
-	for _, r := range w.srv.Requests() {
+	for _, r := range w.srv.ModelRequests() {
 		if strings.HasSuffix(r.Path, "/chat/completions") {
 			t.Errorf("the model saw a chat request: %s", r.Body)
 		}

@@ -47,7 +47,7 @@ func TestBadRequestsNameTheFieldAtFault(t *testing.T) {
 			t.Errorf("%s: %d %s", tc.name, resp.StatusCode, body)
 		}
 	}
-	if n := len(fake.Requests()); n != 0 {
+	if n := len(fake.ModelRequests()); n != 0 {
 		t.Errorf("bad requests reached the model %d times", n)
 	}
 }
@@ -64,9 +64,9 @@ func TestStatusesOfRefusedRequests(t *testing.T) {
 	// The rate-limit layer holds the model back: the next request is refused at once,
 	// without reaching the provider, rather than held until its timeout.
 	resp, body = post(t, limited, chatPath, user)
-	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") == "" || len(limitedFake.Requests()) != 1 {
+	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") == "" || len(limitedFake.ModelRequests()) != 1 {
 		t.Errorf("request while held back: %d Retry-After %q after %d model requests: %s",
-			resp.StatusCode, resp.Header.Get("Retry-After"), len(limitedFake.Requests()), body)
+			resp.StatusCode, resp.Header.Get("Retry-After"), len(limitedFake.ModelRequests()), body)
 	}
 
 	srv, _ := nativeServer(t,
@@ -109,7 +109,7 @@ func TestLargeBodiesAre413(t *testing.T) {
 	if resp.StatusCode != 413 || at(decode(t, body), "error", "code") != "request_too_large" {
 		t.Errorf("%d %s", resp.StatusCode, body)
 	}
-	if len(fake.Requests()) != 0 {
+	if len(fake.ModelRequests()) != 0 {
 		t.Errorf("the model was called")
 	}
 }
@@ -124,20 +124,20 @@ func TestProviderRetriesStopOnceAByteIsSent(t *testing.T) {
 	if !strings.Contains(string(body), `"Hel"`) || at(last, "error", "code") != "provider_stream_broken" || strings.Contains(string(body), "[DONE]") {
 		t.Errorf("stream %s", body)
 	}
-	if n := len(fake.Requests()); n != 1 {
+	if n := len(fake.ModelRequests()); n != 1 {
 		t.Errorf("the model was called %d times, want 1: no retry after the first byte", n)
 	}
 
 	srv, fake = nativeServer(t, broken, fakemodel.Turn{Text: []string{"Hello again"}})
 	_, body = post(t, srv, chatPath, `{"messages":[{"role":"user","content":"hi"}]}`)
-	if at(decode(t, body), "choices", 0, "message", "content") != "Hello again" || len(fake.Requests()) != 2 {
-		t.Errorf("non-streamed: %s after %d calls, want the retry's answer", body, len(fake.Requests()))
+	if at(decode(t, body), "choices", 0, "message", "content") != "Hello again" || len(fake.ModelRequests()) != 2 {
+		t.Errorf("non-streamed: %s after %d calls, want the retry's answer", body, len(fake.ModelRequests()))
 	}
 
 	srv, fake = nativeServer(t, fakemodel.Turn{Error: &fakemodel.ErrorAnswer{Status: 503, Body: `{"detail":"busy"}`}}.WithHeader("Retry-After", "1"),
 		fakemodel.Turn{Text: []string{"Hello"}})
 	resp, body := post(t, srv, chatPath, `{"stream":true,"messages":[{"role":"user","content":"hi"}]}`)
-	if resp.StatusCode != 200 || !strings.Contains(string(body), `"Hello"`) || !strings.HasSuffix(string(body), "data: [DONE]\n\n") || len(fake.Requests()) != 2 {
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `"Hello"`) || !strings.HasSuffix(string(body), "data: [DONE]\n\n") || len(fake.ModelRequests()) != 2 {
 		t.Errorf("a retry before the first byte: %d %s", resp.StatusCode, body)
 	}
 }
@@ -167,7 +167,7 @@ func TestClientGoneMidStreamEndsTheModelCall(t *testing.T) {
 	// The hanging turn returns once its request's context ends; Close of the fake
 	// (at cleanup) fails the test if a handler outlives its request.
 	srv.Close()
-	if len(fake.Requests()) != 1 {
-		t.Errorf("%d model calls", len(fake.Requests()))
+	if len(fake.ModelRequests()) != 1 {
+		t.Errorf("%d model calls", len(fake.ModelRequests()))
 	}
 }

@@ -106,7 +106,7 @@ func TestNativeRefusesAgentHeaders(t *testing.T) {
 			t.Errorf("%s: %d %s", h, resp.StatusCode, body)
 		}
 	}
-	if n := len(fake.Requests()); n != 0 {
+	if n := len(fake.ModelRequests()); n != 0 {
 		t.Errorf("%d model calls", n)
 	}
 }

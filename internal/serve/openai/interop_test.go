@@ -71,7 +71,7 @@ func TestOfficialOpenAISDK(t *testing.T) {
 	if p := agent.read(t, 1, "prompt"); !strings.Contains(p, "_oai_uploads/upload_") || agent.runs(t) != 1 {
 		t.Errorf("the CLI agent's prompt %q after %d runs", p, agent.runs(t))
 	}
-	if msgs := jsonOf(fake.Requests()[3].JSON["messages"]); msgs != `[{"content":"Weather in Lyon?","role":"user"},{"role":"assistant","tool_calls":[{"function":{"arguments":"{\"city\":\"Lyon\"}","name":"get_weather"},"id":"call_w","type":"function"}]},{"content":"18C","role":"tool","tool_call_id":"call_w"}]` {
+	if msgs := jsonOf(fake.ModelRequests()[3].JSON["messages"]); msgs != `[{"content":"Weather in Lyon?","role":"user"},{"role":"assistant","tool_calls":[{"function":{"arguments":"{\"city\":\"Lyon\"}","name":"get_weather"},"id":"call_w","type":"function"}]},{"content":"18C","role":"tool","tool_call_id":"call_w"}]` {
 		t.Errorf("the tool round trip sent %s", msgs)
 	}
 }

@@ -83,7 +83,7 @@ func TestChatAnswersInOpenAIsEnvelope(t *testing.T) {
 	if jsonOf(v["usage"]) != `{"completion_tokens":3,"prompt_tokens":12,"prompt_tokens_details":{"cached_tokens":4},"total_tokens":15}` {
 		t.Errorf("usage %s", jsonOf(v["usage"]))
 	}
-	sent := fake.Requests()[0].JSON
+	sent := fake.ModelRequests()[0].JSON
 	if jsonOf(sent["messages"]) != `[{"content":"Be brief.","role":"system"},{"content":"Salut","role":"user"}]` ||
 		sent["temperature"] != 0.2 || sent["max_tokens"] == nil && sent["max_completion_tokens"] == nil {
 		t.Errorf("the model got %s", jsonOf(sent))
@@ -163,7 +163,7 @@ func TestToolCallsAreRealFunctionCalls(t *testing.T) {
 		jsonOf(at(msg, "tool_calls")) != `[{"function":{"arguments":"{\"city\":\"Lyon\"}","name":"get_weather"},"id":"call_a","type":"function"},{"function":{"arguments":"{}","name":"get_time"},"id":"call_b","type":"function"}]` {
 		t.Errorf("non-streamed tool calls: %s", body)
 	}
-	if got := jsonOf(fake.Requests()[0].JSON["tool_choice"]); got != `"required"` {
+	if got := jsonOf(fake.ModelRequests()[0].JSON["tool_choice"]); got != `"required"` {
 		t.Errorf("tool_choice sent as %s", got)
 	}
 
@@ -214,7 +214,7 @@ func TestToolCallsAreRealFunctionCalls(t *testing.T) {
 		*calls[1] != (call{"call_b", "function", "get_time", `{}`}) || argFragments < 3 {
 		t.Errorf("streamed calls: finish %v, %d calls, %d argument fragments: %+v %+v", finish, len(calls), argFragments, calls[0], calls[1])
 	}
-	if got := jsonOf(fake.Requests()[1].JSON["tool_choice"]); got != `{"function":{"name":"get_weather"},"type":"function"}` {
+	if got := jsonOf(fake.ModelRequests()[1].JSON["tool_choice"]); got != `{"function":{"name":"get_weather"},"type":"function"}` {
 		t.Errorf("tool_choice sent as %s", got)
 	}
 }
@@ -228,7 +228,7 @@ func TestToolResultsGoBackToTheModel(t *testing.T) {
 	if at(decode(t, body), "choices", 0, "message", "content") != "18C in Lyon." {
 		t.Errorf("answer %s", body)
 	}
-	sent := fake.Requests()[0].JSON
+	sent := fake.ModelRequests()[0].JSON
 	if jsonOf(sent["tool_choice"]) != `"none"` || jsonOf(at(sent, "messages", 2)) != `{"content":"18C","role":"tool","tool_call_id":"c1"}` {
 		t.Errorf("the model got %s", jsonOf(sent))
 	}

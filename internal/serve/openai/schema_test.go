@@ -18,7 +18,7 @@ func TestJSONSchemaAnswersAreFoundAndValidated(t *testing.T) {
 	if at(v, "choices", 0, "message", "content") != `{"city":"Lyon","temp":18}` || at(v, "choices", 0, "finish_reason") != "stop" {
 		t.Errorf("answer %s", body)
 	}
-	sys, _ := at(fake.Requests()[0].JSON, "messages", 0, "content").(string)
+	sys, _ := at(fake.ModelRequests()[0].JSON, "messages", 0, "content").(string)
 	if !strings.Contains(sys, "JSON Schema") || !strings.Contains(sys, `"required":["city","temp"]`) {
 		t.Errorf("the model was not told the schema: %q", sys)
 	}
@@ -36,7 +36,7 @@ func TestJSONSchemaMismatchIsCorrectedInTheConversation(t *testing.T) {
 		jsonOf(at(decode(t, []byte(evs[len(evs)-2])), "usage")) != `{"completion_tokens":10,"prompt_tokens":20,"total_tokens":30}` {
 		t.Errorf("stream %s", body)
 	}
-	reqs := fake.Requests()
+	reqs := fake.ModelRequests()
 	if len(reqs) != 2 {
 		t.Fatalf("%d model calls, want 2", len(reqs))
 	}
@@ -59,8 +59,8 @@ func TestJSONSchemaRetriesRunOut(t *testing.T) {
 	if resp.StatusCode != 422 || at(v, "error", "code") != "json_schema_mismatch" || !strings.Contains(at(v, "error", "message").(string), "4 attempts") {
 		t.Errorf("%d %s", resp.StatusCode, body)
 	}
-	if len(fake.Requests()) != 4 {
-		t.Errorf("%d model calls, want 1 and 3 corrective", len(fake.Requests()))
+	if len(fake.ModelRequests()) != 4 {
+		t.Errorf("%d model calls, want 1 and 3 corrective", len(fake.ModelRequests()))
 	}
 }
 
@@ -87,10 +87,10 @@ func TestToolTurnsAreUncheckedAndTheFinalAnswerValidated(t *testing.T) {
 	_, body = post(t, srv, chatPath, `{"messages":[{"role":"user","content":"Weather in Lyon?"},
 		{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Lyon\"}"}}]},
 		{"role":"tool","tool_call_id":"c1","content":"18C"}],`+weatherTools+`,`+citySchema+`}`)
-	if at(decode(t, body), "choices", 0, "message", "content") != `{"city":"Lyon","temp":18}` || len(fake.Requests()) != 3 {
-		t.Errorf("the final answer: %s after %d calls", body, len(fake.Requests()))
+	if at(decode(t, body), "choices", 0, "message", "content") != `{"city":"Lyon","temp":18}` || len(fake.ModelRequests()) != 3 {
+		t.Errorf("the final answer: %s after %d calls", body, len(fake.ModelRequests()))
 	}
-	if sys := at(fake.Requests()[0].JSON, "messages", 0, "content").(string); !strings.Contains(sys, "instead of calling a tool") {
+	if sys := at(fake.ModelRequests()[0].JSON, "messages", 0, "content").(string); !strings.Contains(sys, "instead of calling a tool") {
 		t.Errorf("instruction %q", sys)
 	}
 }
