@@ -53,7 +53,13 @@ func TestSignalDuringBashKillsTheGroupAndKeepsTheSession(t *testing.T) {
 				t.Fatal(err)
 			}
 			waitFile(t, filepath.Join(h.work, "child.pid"))
-			pid := findProcess([]byte("sleep\x00" + seconds + "\x00"))
+			// The forked child may not have reached its exec yet: look a while.
+			pid := 0
+			for deadline := time.Now().Add(5 * time.Second); pid == 0 && time.Now().Before(deadline); {
+				if pid = findProcess([]byte("sleep\x00" + seconds + "\x00")); pid == 0 {
+					time.Sleep(10 * time.Millisecond)
+				}
+			}
 			if pid == 0 {
 				t.Fatal("the bash call's child is not running")
 			}
