@@ -1,6 +1,7 @@
 package fakemodel
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -46,11 +47,26 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, turnIndex int, r
 
 // header sets the defaults, then the turn's headers, so a script can override
 // even Content-Type to test a client's handling of a wrong one.
-func (a *answerer) header(contentType string) {
-	h := a.w.Header()
+func (a *answerer) header(contentType string) { setHeaders(a.w, a.turn, contentType) }
+
+// setHeaders sets contentType, then t's own headers over it: the one header rule
+// of every wire.
+func setHeaders(w http.ResponseWriter, t Turn, contentType string) {
+	h := w.Header()
 	h.Set("Content-Type", contentType)
-	for k, v := range a.turn.Headers {
+	for k, v := range t.Headers {
 		h.Set(k, v)
+	}
+}
+
+// cutShort hangs or drops the answer where t says, once its content is out: the
+// same point in every wire, before the end of the answer.
+func (s *Server) cutShort(ctx context.Context, t Turn) {
+	switch {
+	case t.Hang:
+		s.hang(ctx)
+	case t.Drop:
+		abort()
 	}
 }
 
@@ -65,12 +81,7 @@ func (a *answerer) fail() {
 func (a *answerer) complete() {
 	a.header("application/json")
 	a.s.sleep(a.r.Context(), a.turn.Delay())
-	switch {
-	case a.turn.Hang:
-		a.s.hang(a.r.Context())
-	case a.turn.Drop:
-		abort()
-	}
+	a.s.cutShort(a.r.Context(), a.turn)
 	msg := message{Role: "assistant"}
 	if len(a.turn.Text) > 0 {
 		text := strings.Join(a.turn.Text, "")
@@ -111,12 +122,7 @@ func (a *answerer) stream() {
 		a.s.sleep(ctx, a.turn.ChunkDelay)
 		a.send(a.chunk(chunkChoice{Delta: d}))
 	}
-	switch {
-	case a.turn.Hang:
-		a.s.hang(ctx)
-	case a.turn.Drop:
-		abort()
-	}
+	a.s.cutShort(ctx, a.turn)
 	finish := a.turn.finishReason()
 	a.send(a.chunk(chunkChoice{Delta: delta{}, FinishReason: &finish}))
 	if a.req.includeUsage() {

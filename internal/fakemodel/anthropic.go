@@ -90,10 +90,7 @@ func (s *Server) answerAnthropic(w http.ResponseWriter, r *http.Request, turnInd
 	}
 	switch {
 	case a.turn.Error != nil:
-		a.header("application/json")
-		s.sleep(r.Context(), a.turn.FirstByteDelay)
-		w.WriteHeader(a.turn.Error.Status)
-		_, _ = io.WriteString(w, a.turn.Error.Body)
+		(&answerer{s: s, w: w, r: r, turn: a.turn}).fail()
 	case req.Stream:
 		a.stream()
 	default:
@@ -101,24 +98,13 @@ func (s *Server) answerAnthropic(w http.ResponseWriter, r *http.Request, turnInd
 	}
 }
 
-func (a *anthropicAnswerer) header(contentType string) {
-	h := a.w.Header()
-	h.Set("Content-Type", contentType)
-	for k, v := range a.turn.Headers {
-		h.Set(k, v)
-	}
-}
+func (a *anthropicAnswerer) header(contentType string) { setHeaders(a.w, a.turn, contentType) }
 
 // complete writes one message object after the turn's whole Delay.
 func (a *anthropicAnswerer) complete() {
 	a.header("application/json")
 	a.s.sleep(a.r.Context(), a.turn.Delay())
-	switch {
-	case a.turn.Hang:
-		a.s.hang(a.r.Context())
-	case a.turn.Drop:
-		abort()
-	}
+	a.s.cutShort(a.r.Context(), a.turn)
 	var content []anthropicBlock
 	if len(a.turn.Reasoning) > 0 {
 		content = append(content, anthropicBlock{Type: "thinking", Thinking: new(strings.Join(a.turn.Reasoning, "")), Signature: new(fakeSignature)})
@@ -183,12 +169,7 @@ func (a *anthropicAnswerer) stream() {
 		}
 		block(anthropicBlock{Type: "tool_use", ID: c.anthropicID(a.index, i), Name: c.Name, Input: json.RawMessage("{}")}, deltas)
 	}
-	switch {
-	case a.turn.Hang:
-		a.s.hang(ctx)
-	case a.turn.Drop:
-		abort()
-	}
+	a.s.cutShort(ctx, a.turn)
 	a.event("message_delta", map[string]any{
 		"type":  "message_delta",
 		"delta": map[string]any{"stop_reason": a.turn.anthropicStopReason(), "stop_sequence": nil},

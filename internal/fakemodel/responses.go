@@ -60,12 +60,7 @@ func (s *Server) respondResponses(w http.ResponseWriter, r *http.Request, turnIn
 func (p *responder) complete() {
 	p.header("application/json")
 	p.s.sleep(p.r.Context(), p.turn.Delay())
-	switch {
-	case p.turn.Hang:
-		p.s.hang(p.r.Context())
-	case p.turn.Drop:
-		abort()
-	}
+	p.s.cutShort(p.r.Context(), p.turn)
 	p.output = p.items()
 	if f := p.turn.StreamFailure; f != nil {
 		writeJSON(p.w, http.StatusOK, p.response("failed", f))
@@ -88,12 +83,7 @@ func (p *responder) stream() {
 	for i, it := range p.items() {
 		p.streamItem(i, it)
 	}
-	switch {
-	case p.turn.Hang:
-		p.s.hang(ctx)
-	case p.turn.Drop:
-		abort()
-	}
+	p.s.cutShort(ctx, p.turn)
 	if f := p.turn.StreamFailure; f != nil {
 		p.event("response.failed", map[string]any{"response": p.response("failed", f)})
 		return
@@ -211,13 +201,7 @@ func (p *responder) event(name string, fields map[string]any) {
 	}
 }
 
-func (p *responder) header(contentType string) {
-	h := p.w.Header()
-	h.Set("Content-Type", contentType)
-	for k, v := range p.turn.Headers {
-		h.Set(k, v)
-	}
-}
+func (p *responder) header(contentType string) { setHeaders(p.w, p.turn, contentType) }
 
 // respItem is one Responses output item; pieces are its streamed deltas.
 type respItem struct {
