@@ -155,20 +155,15 @@ func (s *Sandbox) Prepare(ctx context.Context, mode Mode, cmd *exec.Cmd) (releas
 	if mode == "" {
 		mode = ModeFrom(ctx)
 	}
-	if s.cfg.Mode == Off {
-		mode = Off
-	}
-	env, _ := ScrubEnv(orEnviron(cmd.Env), s.cfg.EnvPassthrough)
-	tmp, err := s.TempDir()
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: make the private temporary directory: %w", err)
-	}
-	cmd.Env = append(env, "TMPDIR="+tmp)
-	p := s.policy(mode, tmp)
-	if mode == Off || s.backend == "" {
+	cmd.Env, _ = ScrubEnv(orEnviron(cmd.Env), s.cfg.EnvPassthrough)
+	if s.cfg.Mode == Off || mode == Off || s.backend == "" {
+		// Unconfined, the command still gets the private TMPDIR, as confined.
+		if _, err := s.setTempDir(cmd); err != nil {
+			return nil, err
+		}
 		return guardOnly(cmd)
 	}
-	return confine(cmd, s.backend, p)
+	return s.Confine(mode, cmd)
 }
 
 // Confine readies cmd to run in mode as Prepare does, but leaves its environment as
@@ -177,14 +172,23 @@ func (s *Sandbox) Confine(mode Mode, cmd *exec.Cmd) (release func(), err error) 
 	if s == nil || s.cfg.Mode == Off || mode == Off || s.backend == "" {
 		return guardOnly(cmd)
 	}
-	tmp, err := s.TempDir()
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: make the private temporary directory: %w", err)
-	}
 	// The system's /tmp is not writable inside: programs that keep state under
 	// $TMPDIR (Claude Code's Bash tool does) get the private one.
-	cmd.Env = append(orEnviron(cmd.Env), "TMPDIR="+tmp)
+	tmp, err := s.setTempDir(cmd)
+	if err != nil {
+		return nil, err
+	}
 	return confine(cmd, s.backend, s.policy(mode, tmp))
+}
+
+// setTempDir points cmd's TMPDIR at the private temporary directory, and returns it.
+func (s *Sandbox) setTempDir(cmd *exec.Cmd) (string, error) {
+	tmp, err := s.TempDir()
+	if err != nil {
+		return "", fmt.Errorf("sandbox: make the private temporary directory: %w", err)
+	}
+	cmd.Env = append(orEnviron(cmd.Env), "TMPDIR="+tmp)
+	return tmp, nil
 }
 
 // Guard runs cmd under the guardian alone: not confined, but its whole tree,
