@@ -222,7 +222,20 @@ type stdinWriter struct {
 	once  sync.Once
 }
 
-func (w *stdinWriter) Write(b []byte) (int, error) { return w.w.Write(b) }
+// Write passes b on. A write to a server that already exited fails with a broken
+// pipe, which says nothing; the failure is then how the server ended, as the
+// reader reports it when it sees the end of stdout first.
+func (w *stdinWriter) Write(b []byte) (int, error) {
+	n, err := w.w.Write(b)
+	if err != nil {
+		select {
+		case <-w.p.exited:
+			return n, w.p.fail(w.p.exitError())
+		case <-time.After(max(w.grace, exitAfterEOF)):
+		}
+	}
+	return n, err
+}
 
 func (w *stdinWriter) Close() error {
 	w.once.Do(func() {
