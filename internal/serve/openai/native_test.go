@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
@@ -33,8 +34,7 @@ func get(t *testing.T, srv interface{ Client() *http.Client }, url string, token
 func TestModelsAreListedUnderBothPrefixes(t *testing.T) {
 	t.Parallel()
 	srv, _ := nativeServer(t)
-	var first []any
-	for _, path := range []string{"/v1/models", "/openai/v1/models"} {
+	list := func(path string) []any {
 		status, v := get(t, srv, srv.URL+path, testToken)
 		data, _ := v["data"].([]any)
 		if status != 200 || v["object"] != "list" || len(data) == 0 {
@@ -43,10 +43,20 @@ func TestModelsAreListedUnderBothPrefixes(t *testing.T) {
 		if at(data, 0, "object") != "model" || at(data, 0, "owned_by") != "albert-code:native" {
 			t.Errorf("%s: entry %v", path, data[0])
 		}
-		if first != nil && jsonOf(first) != jsonOf(data) {
-			t.Errorf("the two prefixes list different models")
+		return data
+	}
+	// The first listing starts the fetch of the server's own list, in the
+	// background; the listing may grow once it lands. Both prefixes must then
+	// agree.
+	var first, second []any
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		first, second = list("/v1/models"), list("/openai/v1/models")
+		if jsonOf(first) == jsonOf(second) && jsonOf(first) == jsonOf(list("/v1/models")) {
+			break
 		}
-		first = data
+		if time.Now().After(deadline) {
+			t.Fatalf("the two prefixes list different models: %v and %v", jsonOf(first), jsonOf(second))
+		}
 	}
 	id := at(first, 0, "id").(string)
 	if status, v := get(t, srv, srv.URL+"/v1/models/"+id, testToken); status != 200 || v["id"] != id {
