@@ -3,6 +3,7 @@ package llm
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"time"
 )
@@ -32,6 +33,13 @@ func (e *APIError) Error() string {
 		msg = http.StatusText(e.Status)
 	}
 	return fmt.Sprintf("%s: HTTP %d: %s", e.URL, e.Status, msg)
+}
+
+// Log writes the error with its body to the log file: a 429's body says which
+// limit and for how long, which the one-line message on screen leaves out. Every
+// provider calls it once per error answer, HTTP or in-stream.
+func (e *APIError) Log() {
+	slog.Warn("model server error", "url", e.URL, "status", e.Status, "retry_after", e.RetryAfter, "body", e.Body)
 }
 
 // Retryable reports whether the same request may succeed later: rate limits,

@@ -19,23 +19,25 @@ func TestErrorsBecomeAPIErrors(t *testing.T) {
 		message    string
 		retryAfter time.Duration
 		retryable  bool
+		logged     bool
 	}{
 		{"overloaded", providertest.Error(529,
 			`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"req_011CSHoEeqs5C35K2UUqR7Fy"}`, nil),
-			529, "Overloaded", 0, true},
+			529, "Overloaded", 0, true, true},
 		{"rate limited", providertest.Error(http.StatusTooManyRequests,
 			`{"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"},"request_id":"req_1"}`,
 			map[string]string{"Retry-After": "7"}),
-			429, "Number of request tokens has exceeded your per-minute rate limit", 7 * time.Second, true},
+			429, "Number of request tokens has exceeded your per-minute rate limit", 7 * time.Second, true, true},
 		{"invalid request", providertest.Error(http.StatusBadRequest,
 			`{"type":"error","error":{"type":"invalid_request_error","message":"messages: roles must alternate"},"request_id":"req_2"}`, nil),
-			400, "messages: roles must alternate", 0, false},
+			400, "messages: roles must alternate", 0, false, true},
 		{"error event inside the stream", providertest.SSE("testdata/overloaded_midstream.sse"),
-			529, "Overloaded", 0, true},
+			529, "Overloaded", 0, true, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := providertest.New(t, tt.answer)
+			records := providertest.CaptureLog(t)
 			_, _, err := stream(t, newProvider(s), userRequest("Hi"))
 			var apiErr *llm.APIError
 			if !errors.As(err, &apiErr) {
@@ -44,6 +46,9 @@ func TestErrorsBecomeAPIErrors(t *testing.T) {
 			if apiErr.Status != tt.status || apiErr.Message != tt.message || apiErr.RetryAfter != tt.retryAfter ||
 				llm.IsRetryable(err) != tt.retryable || apiErr.URL != s.URL+"/v1/messages" {
 				t.Errorf("err = %+v", apiErr)
+			}
+			if logged := providertest.ErrorLogged(records(), tt.status); logged != tt.logged {
+				t.Errorf("error body logged = %v, want %v", logged, tt.logged)
 			}
 		})
 	}

@@ -124,7 +124,9 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request, emit func(llm.St
 			return sse.Unreachable(p.name, fmt.Errorf("bad stream event: %w", err))
 		}
 		if ev.Type == "error" {
-			return p.eventError(ev.Error, data)
+			e := p.eventError(ev.Error, data)
+			e.Log()
+			return e
 		}
 		if err := acc.add(&ev); err != nil {
 			return sse.Unreachable(p.name, err)

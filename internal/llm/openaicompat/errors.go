@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -44,9 +43,7 @@ func apiErrorFrom(res *http.Response, url string, now time.Time) *llm.APIError {
 		URL:        url,
 		RetryAfter: retryAfter(res.Header, now),
 	}
-	// The body goes to the log file: a 429's says which limit and for how long,
-	// which the one-line message on screen leaves out.
-	slog.Warn("model server error", "url", url, "status", e.Status, "retry_after", e.RetryAfter, "body", e.Body)
+	e.Log()
 	return e
 }
 
@@ -176,10 +173,12 @@ func streamAPIError(data, errField json.RawMessage, url string) *llm.APIError {
 	if msg == "" {
 		msg = "error event in stream: " + string(truncate(errField, bodyExcerptLen))
 	}
-	return &llm.APIError{
+	e := &llm.APIError{
 		Status:  status,
 		Message: msg,
 		Body:    string(truncate(data, bodyExcerptLen)),
 		URL:     url,
 	}
+	e.Log()
+	return e
 }

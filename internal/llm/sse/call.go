@@ -70,7 +70,9 @@ func (c Call) Run(ctx context.Context, handle func(data []byte) error) (int, err
 	alive()
 	if res.StatusCode >= 400 {
 		body, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
-		return 0, c.APIError(res.StatusCode, res.Header, body)
+		e := c.APIError(res.StatusCode, res.Header, body)
+		e.Log()
+		return 0, e
 	}
 	events := NewReader(&guardedBody{r: res.Body, alive: alive})
 	defer events.Release()

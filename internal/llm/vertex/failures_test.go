@@ -19,18 +19,20 @@ func TestErrors(t *testing.T) {
 		message    string
 		retryAfter time.Duration
 		retryable  bool
+		logged     bool
 	}{
 		{"quota", providertest.Error(429, `{"error": {"code": 429,"message": "You exceeded your current quota, please check your plan and billing details.","status": "RESOURCE_EXHAUSTED","details": [{"@type": "type.googleapis.com/google.rpc.QuotaFailure","violations": [{"quotaMetric": "generativelanguage.googleapis.com/generate_content_free_tier_requests","quotaId": "GenerateRequestsPerMinutePerProjectPerModel-FreeTier"}]},{"@type": "type.googleapis.com/google.rpc.RetryInfo","retryDelay": "37s"}]}}`, nil),
-			429, "You exceeded your current quota, please check your plan and billing details.", 37 * time.Second, true},
+			429, "You exceeded your current quota, please check your plan and billing details.", 37 * time.Second, true, true},
 		{"bad request", providertest.Error(400, `{"error": {"code": 400,"message": "Function call is missing a thought_signature in functionCall parts.","status": "INVALID_ARGUMENT"}}`, nil),
-			400, "Function call is missing a thought_signature in functionCall parts.", 0, false},
+			400, "Function call is missing a thought_signature in functionCall parts.", 0, false, true},
 		{"error inside the stream", providertest.SSE("testdata/error_midstream.sse"),
-			503, "The model is overloaded. Please try again later.", 0, true},
-		{"blocked prompt", providertest.SSE("testdata/blocked.sse"), 400, "the prompt was blocked: SAFETY", 0, false},
+			503, "The model is overloaded. Please try again later.", 0, true, true},
+		{"blocked prompt", providertest.SSE("testdata/blocked.sse"), 400, "the prompt was blocked: SAFETY", 0, false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := providertest.New(t, tt.answer)
+			records := providertest.CaptureLog(t)
 			_, _, err := stream(t, newProvider(s), hello())
 			var apiErr *llm.APIError
 			if !errors.As(err, &apiErr) {
@@ -39,6 +41,9 @@ func TestErrors(t *testing.T) {
 			if apiErr.Status != tt.status || apiErr.Message != tt.message || apiErr.RetryAfter != tt.retryAfter ||
 				llm.IsRetryable(err) != tt.retryable || apiErr.URL != s.URL {
 				t.Errorf("err = %+v", apiErr)
+			}
+			if logged := providertest.ErrorLogged(records(), tt.status); logged != tt.logged {
+				t.Errorf("error body logged = %v, want %v", logged, tt.logged)
 			}
 		})
 	}

@@ -180,7 +180,9 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request, emit func(llm.St
 			return sse.Unreachable(p.name, fmt.Errorf("bad stream chunk: %w", err))
 		}
 		if c.Error != nil {
-			return p.apiError(c.Error, data)
+			e := p.apiError(c.Error, data)
+			e.Log()
+			return e
 		}
 		return p.withURL(acc.add(&c))
 	})
