@@ -33,7 +33,7 @@ func (s *shower) showExtensions() {
 			{"cwd", m.Cwd, m.Cwd != ""}, {"bearer_token_env", m.BearerTokenEnv, m.BearerTokenEnv != ""},
 			{"enabled_tools", m.EnabledTools, m.EnabledTools != nil}, {"disabled_tools", m.DisabledTools, m.DisabledTools != nil},
 			{"startup_timeout", m.StartupTimeout.String(), true}, {"tool_timeout", m.ToolTimeout.String(), true},
-			{"enabled", !m.Disabled, true},
+			{"enabled", !m.Disabled, true}, {"sampling", m.Sampling, m.Sampling != ""},
 		} {
 			if f.set {
 				s.kv(f.name, k+f.name, f.v)

@@ -21,6 +21,7 @@ url = "http://127.0.0.1:3001/mcp"
 headers = { X-Team = "core" }
 bearer_token_env = "EVERYTHING_TOKEN"
 tool_timeout = "5s"
+sampling = "allow"
 `)
 	write(t, s.projectFile(".albert-code.toml"), `[mcp_servers.fs]
 args = ["."]
@@ -55,6 +56,9 @@ enabled = false
 	if !ev.IsHTTP() || ev.Headers["X-Team"] != "core" || ev.BearerTokenEnv != "EVERYTHING_TOKEN" || ev.ToolTimeout != 5*time.Second || !ev.Disabled {
 		t.Errorf("everything = %+v", ev)
 	}
+	if fs.Sampling != SamplingAsk || ev.Sampling != SamplingAllow {
+		t.Errorf("sampling = %q / %q, want ask by default and the global file's allow", fs.Sampling, ev.Sampling)
+	}
 	if got := source(t, c, "mcp_servers.fs.args"); got != s.projectFile(".albert-code.toml")+":2" {
 		t.Errorf("source of fs.args = %s", got)
 	}
@@ -69,6 +73,7 @@ func TestBadMCPServersAreRefusedWhereWritten(t *testing.T) {
 		{"typo", "[mcp_servers.x]\ncomand = \"a\"\n", `did you mean "command"`},
 		{"bad timeout", "[mcp_servers.x]\ncommand = \"a\"\ntool_timeout = \"10\"\n", `invalid duration "10"`},
 		{"bad filter", "[mcp_servers.x]\ncommand = \"a\"\nenabled_tools = [\"re:(\"]\n", "enabled_tools"},
+		{"bad sampling", "[mcp_servers.x]\ncommand = \"a\"\nsampling = \"yes\"\n", `invalid sampling mode "yes"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -177,7 +182,7 @@ on_failure = "deny"
 	}
 	for _, want := range []string{
 		"[mcp_servers.fs]", `command = "mcp-server-filesystem"  # from ` + path + ":2",
-		`env."LEVEL" = "debug"`, `env."GITHUB_TOKEN" = "<masked>"`, `tool_timeout = "1m0s"  # from default`,
+		`env."LEVEL" = "debug"`, `env."GITHUB_TOKEN" = "<masked>"`, `tool_timeout = "1m0s"  # from default`, `sampling = "ask"  # from default`,
 		"[mcp_servers.remote]", `url = "https://example.org/mcp"`, `headers."Authorization" = "<masked>"`,
 		"[skills]", `disabled = ["old-*"]`,
 		"[[hooks.before_tool]]  # from " + path + ":13", `command = "guard.sh"`, `tools = ["bash"]`, `on_failure = "deny"`,

@@ -41,7 +41,19 @@ type MCPServer struct {
 	// "read-only" or "workspace-write". Its environment is scrubbed of secrets
 	// in every mode; what Env sets is passed as written.
 	Sandbox string
+	// Sampling says what happens when the server asks the session's model for an
+	// answer (sampling/createMessage): SamplingAsk (the default, also for ""), the
+	// user approves each request; SamplingAllow answers unasked, even in -p;
+	// SamplingDeny refuses every request.
+	Sampling string
 }
+
+// The values of [mcp_servers.<name>] sampling.
+const (
+	SamplingAsk   = "ask"
+	SamplingAllow = "allow"
+	SamplingDeny  = "deny"
+)
 
 // Default MCP timeouts, the original's (notes §2.9): a server that needs more than
 // 10 s to start is reported and skipped, a call that needs more than a minute is
@@ -68,6 +80,7 @@ type mcpServerLayer struct {
 	ToolTimeout    *string            `toml:"tool_timeout"`
 	Enabled        *bool              `toml:"enabled"`
 	Sandbox        *string            `toml:"sandbox"`
+	Sampling       *string            `toml:"sampling"`
 }
 
 // validMCPServerName keeps names to what providers accept in a tool name prefix
@@ -96,7 +109,7 @@ func (c *Config) applyMCPServers(servers map[string]mcpServerLayer, o origin) er
 		i := slices.IndexFunc(c.MCPServers, func(s MCPServer) bool { return s.Name == name })
 		if i < 0 {
 			c.MCPServers = append(c.MCPServers, MCPServer{Name: name,
-				StartupTimeout: DefaultMCPStartupTimeout, ToolTimeout: DefaultMCPToolTimeout})
+				StartupTimeout: DefaultMCPStartupTimeout, ToolTimeout: DefaultMCPToolTimeout, Sampling: SamplingAsk})
 			i = len(c.MCPServers) - 1
 		}
 		if err := c.applyMCPServer(&c.MCPServers[i], servers[name], raw, o); err != nil {
@@ -168,6 +181,15 @@ func (c *Config) applyMCPServer(s *MCPServer, l mcpServerLayer, raw string, o or
 			rec("sandbox")
 		default:
 			return fieldError(o, raw+".sandbox", raw+".sandbox", fmt.Sprintf("invalid sandbox mode %q", *l.Sandbox), "want off, read-only or workspace-write")
+		}
+	}
+	if l.Sampling != nil {
+		switch *l.Sampling {
+		case SamplingAsk, SamplingAllow, SamplingDeny:
+			s.Sampling = *l.Sampling
+			rec("sampling")
+		default:
+			return fieldError(o, raw+".sampling", raw+".sampling", fmt.Sprintf("invalid sampling mode %q", *l.Sampling), "want ask, allow or deny")
 		}
 	}
 	return nil
