@@ -35,10 +35,10 @@ func (ss *session) state() (*sdk.SessionModeState, []sdk.SessionConfigOption, er
 		modeOpts = append(modeOpts, o)
 	}
 	var modelOpts sdk.SessionConfigSelectOptionsUngrouped
-	for _, m := range ss.chat.Models() {
-		o := sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(m.Name), Name: m.Name}
-		if m.WireName != "" && m.WireName != m.Name {
-			o.Description = sdk.Ptr(m.WireName + " (" + m.Provider + ")")
+	for _, c := range ss.modelChoices() {
+		o := sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(c.id), Name: c.name}
+		if c.description != "" {
+			o.Description = sdk.Ptr(c.description)
 		}
 		modelOpts = append(modelOpts, o)
 	}

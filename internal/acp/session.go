@@ -55,7 +55,7 @@ func (s *server) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.N
 	if err != nil {
 		return sdk.NewSessionResponse{}, err
 	}
-	return sdk.NewSessionResponse{SessionId: sdk.SessionId(ss.id), Modes: modes, ConfigOptions: opts}, nil
+	return sdk.NewSessionResponse{SessionId: sdk.SessionId(ss.id), Modes: modes, ConfigOptions: opts, Models: ss.modelState()}, nil
 }
 
 // LoadSession reopens a saved conversation and replays it as updates before
@@ -79,7 +79,7 @@ func (s *server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk
 	if err != nil {
 		return sdk.LoadSessionResponse{}, err
 	}
-	return sdk.LoadSessionResponse{Modes: modes, ConfigOptions: opts}, nil
+	return sdk.LoadSessionResponse{Modes: modes, ConfigOptions: opts, Models: ss.modelState()}, nil
 }
 
 // open builds a chat session for cwd: a new one, or the saved one called resume.
