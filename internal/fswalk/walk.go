@@ -53,6 +53,9 @@ type Options struct {
 	// an ignore rule: unreadable entries and directories past MaxDepth. Without it
 	// they are skipped silently, as ripgrep does.
 	OnSkip func(rel string, reason error)
+	// OnDir, when set, is called with each directory the walk enters below root
+	// (a watcher needs the directories, empty ones included, not only the files).
+	OnDir func(path, rel string)
 }
 
 // ErrTooDeep is the reason OnSkip gets for a directory past Options.MaxDepth.
@@ -112,6 +115,9 @@ func Walk(ctx context.Context, root string, opts Options, fn func(path, rel stri
 				return filepath.SkipDir
 			}
 			w.layers[path] = w.load(layers, path)
+			if opts.OnDir != nil {
+				opts.OnDir(path, rel)
+			}
 			return nil
 		}
 		if !d.Type().IsRegular() || skip(false) {

@@ -90,3 +90,23 @@ func TestWalkStopsOnCancel(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestWalkReportsEveryKeptDirectoryToOnDir(t *testing.T) {
+	t.Parallel()
+	root := tree(t, map[string]string{
+		".gitignore":     "build/\n",
+		"a/b/c.go":       "",
+		"build/out.go":   "",
+		".git/config":    "",
+		"empty/.keep.go": "",
+	})
+	if err := os.Mkdir(filepath.Join(root, "a", "void"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	collect(t, root, Options{OnDir: func(_, rel string) { dirs = append(dirs, rel) }})
+	want := []string{"a", "a/b", "a/void", "empty"}
+	if !reflect.DeepEqual(dirs, want) {
+		t.Fatalf("OnDir saw %v, want %v (ignored and .git directories left out, empty ones kept)", dirs, want)
+	}
+}

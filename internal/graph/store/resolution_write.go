@@ -119,6 +119,11 @@ func (s *Store) ApplyResolution(ctx context.Context, files []FileResolution, don
 	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)`, MetaResolveConfig, config); err != nil {
 		return s.wrap("apply resolution", err)
 	}
+	if len(files) > 0 {
+		if err := bumpGeneration(ctx, tx); err != nil {
+			return s.wrap("apply resolution", err)
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return s.wrap("apply resolution", err)
 	}

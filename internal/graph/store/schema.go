@@ -27,6 +27,8 @@ const (
 	// MetaResolveConfig fingerprints what the cross-file pass read besides the
 	// facts (go.mod, tsconfig.json, the pass's own version): a change re-resolves all.
 	MetaResolveConfig = "resolve_config"
+	// MetaGeneration counts the transactions that changed the graph (see Generation).
+	MetaGeneration = "generation"
 )
 
 // schemaSQL is the whole schema; docs/graph-schema.md explains it column by column.

@@ -48,6 +48,13 @@ const DefaultBusyTimeout = 5 * time.Second
 
 // Store is an open graph database. Its methods are safe for concurrent use.
 type Store struct {
+	*conn
+	// lent marks a handle from Lend: its Close leaves the connections open.
+	lent bool
+}
+
+// conn is what an open database holds, shared by a Store and the handles it lends.
+type conn struct {
 	path        string
 	busyTimeout time.Duration
 
@@ -139,7 +146,7 @@ func newStore(path string, opts []Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open graph store %s: %w", path, err)
 	}
-	s := &Store{path: abs, busyTimeout: DefaultBusyTimeout}
+	s := &Store{conn: &conn{path: abs, busyTimeout: DefaultBusyTimeout}}
 	for _, o := range opts {
 		o(s)
 	}
@@ -160,9 +167,17 @@ func (s *Store) dsn(mode string, params ...string) string {
 // Path is the database file's absolute path.
 func (s *Store) Path() string { return s.path }
 
-// Close closes the database. The WAL is checkpointed by SQLite when the last
-// connection closes.
+// Lend returns a handle on s whose Close does nothing: a long-lived process
+// keeps one store open and lends it to code written to close what it opens.
+// The handle is valid until s itself is closed.
+func (s *Store) Lend() *Store { return &Store{conn: s.conn, lent: true} }
+
+// Close closes the database (a lent handle's Close does nothing). The WAL is
+// checkpointed by SQLite when the last connection closes.
 func (s *Store) Close() error {
+	if s.lent {
+		return nil
+	}
 	var errs []error
 	s.stmts.Range(func(k, v any) bool {
 		errs = append(errs, v.(*sql.Stmt).Close())

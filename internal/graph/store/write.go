@@ -69,6 +69,11 @@ func (s *Store) ReplaceFiles(ctx context.Context, facts []graph.FileFacts, remov
 	if err := w.flush(ctx, tx); err != nil {
 		return s.wrap("replace files", err)
 	}
+	if len(facts)+len(removed) > 0 {
+		if err := bumpGeneration(ctx, tx); err != nil {
+			return s.wrap("replace files", err)
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return s.wrap("replace files", err)
 	}
