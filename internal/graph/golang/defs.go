@@ -168,7 +168,12 @@ func (fx *fileExtraction) typeSpec(d *ast.GenDecl, s *ast.TypeSpec) *typeDecl {
 		fx.edge(graph.EdgeContains, fx.pkgPath, q, s.Name.Pos())
 	}
 	if alias {
-		return nil // members and relations belong to the aliased type
+		// Members and relations belong to the aliased type; the extends edge
+		// names it, so that questions about the alias are answered for it.
+		if tn != nil {
+			fx.edge(graph.EdgeExtends, q, namedQName(tn.Type()), s.Name.Pos())
+		}
+		return nil
 	}
 	switch t := s.Type.(type) {
 	case *ast.StructType:

@@ -140,7 +140,7 @@ func packageHomes(units []unit) (home map[string]string, doc map[string]string) 
 }
 
 // collectErrors records the diagnostics of every loaded variant and returns the
-// syntax errors by file.
+// syntax and type errors by file: the first of each file, for its ParseError.
 func (ex *extraction) collectErrors(l *loaded) map[string]string {
 	parse := map[string]string{}
 	for _, p := range l.pkgs {
@@ -153,10 +153,14 @@ func (ex *extraction) collectErrors(l *loaded) map[string]string {
 			}
 			kind := [...]string{"unknown", "list", "parse", "type"}[e.Kind]
 			ex.errs.add(Error{Package: p.PkgPath, File: file, Line: line, Col: col, Kind: kind, Msg: e.Msg})
-			if e.Kind == packages.ParseError && file != "" {
-				if parse[file] == "" {
-					parse[file] = strconv.Itoa(line) + ":" + strconv.Itoa(col) + ": " + e.Msg
+			// A type error leaves the file's facts partial too: what did not
+			// check has no edge, so answers reaching the file are lower bounds.
+			if (e.Kind == packages.ParseError || e.Kind == packages.TypeError) && file != "" && parse[file] == "" {
+				prefix := ""
+				if e.Kind == packages.TypeError {
+					prefix = "type error: "
 				}
+				parse[file] = prefix + strconv.Itoa(line) + ":" + strconv.Itoa(col) + ": " + e.Msg
 			}
 		}
 	}

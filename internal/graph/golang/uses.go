@@ -29,11 +29,9 @@ type useWalker struct {
 // uses walks every declaration of the file. Calls and references inside a
 // function, closures included, belong to the function; inside a type declaration
 // to the field or interface method (else the type); inside a package-level value
-// declaration, references belong to the variable or constant when the spec
-// declares exactly one, else to the package, and calls always to the package.
+// declaration, to the variable or constant the value initialises (valueSpec).
 func (fx *fileExtraction) uses() {
 	w := &useWalker{fx: fx, callees: map[*ast.Ident]bool{}}
-	pkgQ := fx.pkgPath
 	for _, d := range fx.u.file.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
@@ -46,19 +44,44 @@ func (fx *fileExtraction) uses() {
 				case *ast.TypeSpec:
 					w.typeSpec(s)
 				case *ast.ValueSpec:
-					from := pkgQ
-					if len(s.Names) == 1 && s.Names[0].Name != "_" {
-						from = fx.pkgPath + "." + s.Names[0].Name
-					}
-					if s.Type != nil {
-						w.walk(s.Type, from, pkgQ)
-					}
-					for _, v := range s.Values {
-						w.walk(v, from, pkgQ)
-					}
+					w.valueSpec(s)
 				}
 			}
 		}
+	}
+}
+
+// valueSpec attributes the uses of a package-level value declaration. In
+// `var a, b = g(), h()` each value belongs to the name it initialises; in
+// `var a, b = f()` the one value initialises both and belongs to the first
+// named one (one site, one caller); the declared type belongs to the first named
+// one too. What only blank names initialise (`var _ I = (*T)(nil)`) belongs
+// to the package: no definition runs it.
+func (w *useWalker) valueSpec(s *ast.ValueSpec) {
+	owner := func(i int) string {
+		if i < len(s.Names) && s.Names[i].Name != "_" {
+			return w.fx.pkgPath + "." + s.Names[i].Name
+		}
+		return ""
+	}
+	first := w.fx.pkgPath
+	for i := range s.Names {
+		if q := owner(i); q != "" {
+			first = q
+			break
+		}
+	}
+	if s.Type != nil {
+		w.walk(s.Type, first, first)
+	}
+	for i, v := range s.Values {
+		from := first
+		if len(s.Values) == len(s.Names) {
+			if from = owner(i); from == "" {
+				from = w.fx.pkgPath
+			}
+		}
+		w.walk(v, from, from)
 	}
 }
 

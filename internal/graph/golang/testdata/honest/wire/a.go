@@ -1,0 +1,5 @@
+package wire
+
+func init() { g() }
+
+func init() { h() }
