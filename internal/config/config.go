@@ -37,6 +37,9 @@ type Config struct {
 	Permissions Permissions
 	// AgentLoop holds auto_continue, project_context and system_prompt_id.
 	AgentLoop AgentLoop
+	// Notifications is the [notifications] table; Update holds update_check and update_feed.
+	Notifications Notifications
+	Update        UpdateCheck
 
 	// Home is the application directory (sessions, agents/, .env, trusted_folders.toml).
 	Home string

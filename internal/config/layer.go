@@ -31,6 +31,9 @@ type layer struct {
 	Skills       *skillsLayer              `toml:"skills"`
 	Sandbox      *sandboxLayer             `toml:"sandbox"`
 	Permissions  *permissionsLayer         `toml:"permissions"`
+	// Notifications, update_check and update_feed: notifications.go.
+	Notifications *notificationsLayer `toml:"notifications"`
+	updateLayer
 	agentLoopLayer
 }
 

@@ -89,6 +89,9 @@ func (c *Config) apply(l *layer, o origin) error {
 	if err := c.applyAgentLoop(&l.agentLoopLayer, o); err != nil {
 		return err
 	}
+	if err := c.applyNotifications(l.Notifications, &l.updateLayer, o); err != nil {
+		return err
+	}
 	return c.applySections(l, o)
 }
 

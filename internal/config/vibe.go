@@ -20,6 +20,8 @@ type vibeFile struct {
 	Tools         map[string]map[string]any `toml:"tools"`
 	// AutoFallback has the same key and meaning in ours.
 	AutoFallback *bool `toml:"auto_fallback_enabled"`
+	// UpdateChecks is our update_check.
+	UpdateChecks *bool `toml:"enable_update_checks"`
 }
 
 type vibeProvider struct {
@@ -48,7 +50,7 @@ type vibeModel struct {
 var vibeKeys = map[string]string{
 	"model": "active_model", "agent": "default_agent", "base_url": "api_base",
 	"api_key_env": "api_key_env_var", "kind": "backend", "xml_tool_calls": "streaming_xml_tool_calls",
-	"headers": "extra_headers",
+	"headers": "extra_headers", "update_check": "enable_update_checks",
 }
 
 func decodeVibe(path string, data []byte) (*layer, origin, error) {
@@ -58,6 +60,7 @@ func decodeVibe(path string, data []byte) (*layer, origin, error) {
 		return nil, nil, err
 	}
 	l := &layer{Model: v.ActiveModel, Agent: v.DefaultAgent, EnabledTools: v.EnabledTools, DisabledTools: v.DisabledTools, AutoFallback: v.AutoFallback}
+	l.UpdateCheck = v.UpdateChecks
 	for _, p := range v.Providers {
 		l.Providers = append(l.Providers, providerLayer{
 			Name: p.Name, BaseURL: p.APIBase, APIKeyEnv: p.APIKeyEnvVar, Kind: vibeKind(p.APIStyle, p.Backend),
