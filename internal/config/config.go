@@ -53,7 +53,8 @@ type Config struct {
 	Ignored []string
 
 	sources    map[string]Source
-	globalFile string // the user's own config file: only it may set [permissions]
+	globalFile string  // the user's own config file: only it may set [permissions]
+	opts       Options // what Load was given, for Reload and the project file's place
 	secrets    *Secrets
 
 	// listModels asks the servers for names no configured model has; nil asks none.

@@ -59,6 +59,8 @@ func Load(opts Options) (*Config, error) {
 		return nil, err
 	}
 	c := &Config{Home: home, sources: map[string]Source{}, listModels: opts.ListModels}
+	c.opts = opts
+	c.opts.WorkDir = wd
 
 	var defaults layer
 	if _, err := tomlfile.Decode("defaults.toml", defaultsTOML, &defaults); err != nil {

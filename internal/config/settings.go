@@ -1,0 +1,278 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/etalab-ia/albert-code/internal/config/tomlfile"
+)
+
+// SettingKind says how a setting's value is typed, checked and written.
+type SettingKind int
+
+const (
+	KindText SettingKind = iota
+	KindBool
+	// KindFraction is a number in (0, 1], or [0, 1] when ZeroOff.
+	KindFraction
+	// KindInt is a whole number from Min to Max (no bound when Max is 0).
+	KindInt
+	// KindDuration is a Go duration string ("90s", "5m").
+	KindDuration
+	// KindChoice is one of Choices.
+	KindChoice
+	// KindModel names a model the configuration or a server's list knows.
+	KindModel
+	// KindProfile names an agent profile; the face checks it, since profiles are
+	// files the configuration does not read.
+	KindProfile
+)
+
+// Effect says when a saved setting changes what the running program does.
+type Effect int
+
+const (
+	// EffectNow: the face switches the running session to it (model, agent).
+	EffectNow Effect = iota
+	// EffectReload: the session applies it once reopened (/reload).
+	EffectReload
+	// EffectRestart: it is read once, at start.
+	EffectRestart
+)
+
+// Setting is one key that /config edits: the settings a user changes often. The
+// rest (providers, models, tools, MCP servers, hooks) is edited in the file.
+type Setting struct {
+	// Key is the dotted key, as in the file ("compaction.threshold").
+	Key  string
+	Help string
+	Kind SettingKind
+	// Choices are the values of a KindChoice setting, the first being the default.
+	Choices  []string
+	Min, Max int
+	// ZeroOff lets a fraction be 0, meaning off.
+	ZeroOff bool
+	// GlobalOnly settings are refused in a project file, which the repository's
+	// authors control.
+	GlobalOnly bool
+	Effect     Effect
+}
+
+// Settings lists what /config edits, in the order the editor shows them.
+var Settings = []Setting{
+	{Key: "model", Help: "Model used when none is chosen (--model, /model)", Kind: KindModel, Effect: EffectNow},
+	{Key: "agent", Help: "Agent profile used when none is chosen (--agent, /agent)", Kind: KindProfile, Effect: EffectNow},
+	{Key: "compaction.threshold", Help: "Summarise the history when this fraction of the context window is used", Kind: KindFraction, Effect: EffectReload},
+	{Key: "compaction.keep_recent_turns", Help: "Turns kept verbatim after a summary", Kind: KindInt, Effect: EffectReload},
+	{Key: "context_warning", Help: "Warn once at this fraction of the context window (0: off)", Kind: KindFraction, ZeroOff: true, Effect: EffectReload},
+	{Key: "auto_continue", Help: "Send the model back to work this many times when it stops with open todos (0: off)", Kind: KindInt, Max: maxAutoContinue, Effect: EffectReload},
+	{Key: "project_context", Help: "Describe the folder and its git state in the system prompt", Kind: KindBool, Effect: EffectReload},
+	{Key: "system_prompt_id", Help: "prompts/<id>.md replaces the built-in base prompt (empty: built-in)", Kind: KindText, Effect: EffectReload},
+	{Key: "auto_fallback_enabled", Help: "Move a rate-limited model's calls to its fallback_model", Kind: KindBool, Effect: EffectReload},
+	{Key: "rate_limits.enabled", Help: "Pace calls to the models' rate limits", Kind: KindBool, Effect: EffectReload},
+	{Key: "rate_limits.tier", Help: "Albert tier of the shipped limits", Kind: KindChoice, Choices: []string{"exp", "prod"}, Effect: EffectReload},
+	{Key: "rate_limits.max_wait", Help: "Longest wait for a rate limit before a call fails", Kind: KindDuration, Effect: EffectReload},
+	{Key: "bash.timeout", Help: "Default timeout of a bash command", Kind: KindDuration, Effect: EffectReload},
+	{Key: "web_search.base_url", Help: "Your SearXNG instance (empty: no web_search)", Kind: KindText, Effect: EffectReload},
+	{Key: "session.enabled", Help: "Write session logs", Kind: KindBool, Effect: EffectRestart},
+	{Key: "sandbox.mode", Help: "Confine the commands tools start (off: all your rights)", Kind: KindChoice, Choices: []string{"on", "off"}, GlobalOnly: true, Effect: EffectRestart},
+	{Key: "sandbox.network", Help: "Network for confined commands (auto: only when they may write)", Kind: KindChoice, Choices: []string{"auto", "on", "off"}, GlobalOnly: true, Effect: EffectRestart},
+}
+
+// LookupSetting finds the setting called key; the error lists those /config edits.
+func LookupSetting(key string) (Setting, error) {
+	for _, s := range Settings {
+		if s.Key == key {
+			return s, nil
+		}
+	}
+	keys := make([]string, len(Settings))
+	for i, s := range Settings {
+		keys[i] = s.Key
+	}
+	msg := fmt.Sprintf("unknown setting %q", key)
+	if near := tomlfile.Suggest(key, keys); near != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", near)
+	}
+	return Setting{}, fmt.Errorf("%s: /config sets %s; edit the file for the others (docs/configuration.md)", msg, strings.Join(keys, ", "))
+}
+
+// Allowed says in words what the setting accepts, for errors and the editor.
+func (s Setting) Allowed() string {
+	switch s.Kind {
+	case KindBool:
+		return "true or false"
+	case KindFraction:
+		if s.ZeroOff {
+			return "a fraction from 0 (off) to 1, such as 0.5"
+		}
+		return "a fraction above 0 and at most 1, such as 0.8"
+	case KindInt:
+		if s.Max > 0 {
+			return fmt.Sprintf("a whole number from %d to %d", s.Min, s.Max)
+		}
+		return fmt.Sprintf("a whole number from %d", s.Min)
+	case KindDuration:
+		return `a duration such as "90s" or "5m"`
+	case KindChoice:
+		return "one of " + strings.Join(s.Choices, ", ")
+	case KindModel:
+		return "a model name, alias or wire name (/model lists them)"
+	case KindProfile:
+		return "an agent profile name (/agent lists them)"
+	case KindText:
+		switch s.Key {
+		case "system_prompt_id":
+			return `the name of a prompts/ file without its .md, or "" for the built-in prompt`
+		case "web_search.base_url":
+			return `an http:// or https:// URL, or "" to turn web_search off`
+		}
+	}
+	return "a string"
+}
+
+// encode checks raw, as typed after /config set KEY, and returns it as a TOML
+// value and as the text to show. c answers for the model names.
+func (s Setting) encode(c *Config, raw string) (literal, shown string, err error) {
+	v := strings.TrimSpace(raw)
+	if len(v) >= 2 && (v[0] == '"' && v[len(v)-1] == '"' || v[0] == '\'' && v[len(v)-1] == '\'') {
+		v = v[1 : len(v)-1]
+	}
+	bad := func(why string) error {
+		if why != "" {
+			why = ": " + why
+		}
+		return fmt.Errorf("%s: invalid value %q%s: want %s", s.Key, raw, why, s.Allowed())
+	}
+	switch s.Kind {
+	case KindBool:
+		switch strings.ToLower(v) {
+		case "true", "on", "yes":
+			return "true", "true", nil
+		case "false", "off", "no":
+			return "false", "false", nil
+		}
+		return "", "", bad("")
+	case KindFraction:
+		f, perr := strconv.ParseFloat(v, 64)
+		if perr != nil || f < 0 || f > 1 || (f == 0 && !s.ZeroOff) {
+			return "", "", bad("")
+		}
+		lit := strconv.FormatFloat(f, 'g', -1, 64)
+		if !strings.ContainsAny(lit, ".e") {
+			lit += ".0" // a TOML float, as the key's type wants
+		}
+		return lit, strconv.FormatFloat(f, 'g', -1, 64), nil
+	case KindInt:
+		n, perr := strconv.Atoi(v)
+		if perr != nil || n < s.Min || (s.Max > 0 && n > s.Max) {
+			return "", "", bad("")
+		}
+		return strconv.Itoa(n), strconv.Itoa(n), nil
+	case KindDuration:
+		if _, perr := parseDuration(v); perr != nil {
+			return "", "", bad("")
+		}
+		return tomlfile.String(v), v, nil
+	case KindChoice:
+		lv := strings.ToLower(v)
+		if !slices.Contains(s.Choices, lv) {
+			if near := tomlfile.Suggest(lv, s.Choices); near != "" {
+				return "", "", bad(fmt.Sprintf("did you mean %q?", near))
+			}
+			return "", "", bad("")
+		}
+		return tomlfile.String(lv), lv, nil
+	case KindModel:
+		if v == "" {
+			return "", "", bad("")
+		}
+		if _, merr := c.Model(v); merr != nil {
+			return "", "", fmt.Errorf("%s: %w", s.Key, merr)
+		}
+	case KindProfile:
+		if v == "" {
+			return "", "", bad("")
+		}
+	case KindText:
+		switch {
+		case s.Key == "system_prompt_id" && v != "" && !promptID.MatchString(v):
+			return "", "", bad("")
+		case s.Key == "web_search.base_url" && v != "" && !strings.HasPrefix(v, "http://") && !strings.HasPrefix(v, "https://"):
+			return "", "", bad("")
+		case strings.ContainsAny(v, "\n\r"):
+			return "", "", bad("it must be one line")
+		}
+	}
+	return tomlfile.String(v), v, nil
+}
+
+// SettingValue is a setting as this run sees it.
+type SettingValue struct {
+	Setting
+	// Value is the merged value as text.
+	Value  string
+	Source Source
+}
+
+// SettingValues returns every setting of Settings with its value and source.
+func (c *Config) SettingValues() []SettingValue {
+	out := make([]SettingValue, 0, len(Settings))
+	for _, s := range Settings {
+		src, _ := c.Source(s.Key)
+		out = append(out, SettingValue{Setting: s, Value: c.settingText(s.Key), Source: src})
+	}
+	return out
+}
+
+func (c *Config) settingText(key string) string {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	switch key {
+	case "model":
+		return c.ModelName
+	case "agent":
+		return c.Agent
+	case "compaction.threshold":
+		return f(c.Compaction.Threshold)
+	case "compaction.keep_recent_turns":
+		return strconv.Itoa(c.Compaction.KeepRecentTurns)
+	case "context_warning":
+		return f(c.ContextWarning)
+	case "auto_continue":
+		return strconv.Itoa(c.AgentLoop.AutoContinue)
+	case "project_context":
+		return strconv.FormatBool(c.AgentLoop.ProjectContext)
+	case "system_prompt_id":
+		return c.AgentLoop.SystemPromptID
+	case "auto_fallback_enabled":
+		return strconv.FormatBool(!c.RateLimits.NoAutoFallback)
+	case "rate_limits.enabled":
+		return strconv.FormatBool(!c.RateLimits.Off)
+	case "rate_limits.tier":
+		if c.RateLimits.Tier == "" {
+			return "exp"
+		}
+		return c.RateLimits.Tier
+	case "rate_limits.max_wait":
+		return c.RateLimits.MaxWaitOrDefault().String()
+	case "bash.timeout":
+		return c.Bash.Timeout.String()
+	case "web_search.base_url":
+		return c.WebSearch.BaseURL
+	case "session.enabled":
+		return strconv.FormatBool(c.Session.Enabled)
+	case "sandbox.mode":
+		if c.Sandbox.Mode == "" {
+			return "on"
+		}
+		return c.Sandbox.Mode
+	case "sandbox.network":
+		if c.Sandbox.Network == "" {
+			return "auto"
+		}
+		return c.Sandbox.Network
+	}
+	return ""
+}
