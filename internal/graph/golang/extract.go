@@ -153,18 +153,23 @@ func (ex *extraction) collectErrors(l *loaded) map[string]string {
 			}
 			kind := [...]string{"unknown", "list", "parse", "type"}[e.Kind]
 			ex.errs.add(Error{Package: p.PkgPath, File: file, Line: line, Col: col, Kind: kind, Msg: e.Msg})
-			// A type error leaves the file's facts partial too: what did not
-			// check has no edge, so answers reaching the file are lower bounds.
-			if (e.Kind == packages.ParseError || e.Kind == packages.TypeError) && file != "" && parse[file] == "" {
-				prefix := ""
-				if e.Kind == packages.TypeError {
-					prefix = "type error: "
-				}
-				parse[file] = prefix + strconv.Itoa(line) + ":" + strconv.Itoa(col) + ": " + e.Msg
+			// A type or load error (an import that did not load) leaves the
+			// file's facts partial too: what did not check has no edge, so
+			// answers reaching the file are lower bounds.
+			if file != "" && parse[file] == "" {
+				parse[file] = errorPrefix[e.Kind] + strconv.Itoa(line) + ":" + strconv.Itoa(col) + ": " + e.Msg
 			}
 		}
 	}
 	return parse
+}
+
+// errorPrefix says what kind of error a file's ParseError reports; a syntax
+// error has none, as from the other extractors.
+var errorPrefix = map[packages.ErrorKind]string{
+	packages.UnknownError: "load error: ",
+	packages.ListError:    "load error: ",
+	packages.TypeError:    "type error: ",
 }
 
 // splitPos splits a go/packages position "file:line:col" (or "file:line", "", "-").

@@ -104,13 +104,15 @@ func TestInitialiserCallsBelongToTheVariable(t *testing.T) {
 	}
 }
 
-// A file with a type error says so in its ParseError: its facts are partial.
+// A file with a type error, or an import that did not load, says so in its
+// ParseError: its facts are partial.
 func TestTypeErrorMarksTheFile(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	write(t, dir, "go.mod", "module example.com/typeerr\n\ngo 1.26\n")
 	write(t, dir, "ok.go", "package typeerr\n\nfunc Good() int { return 1 }\n")
 	write(t, dir, "bad.go", "package typeerr\n\nfunc Bad() int { return missing() }\n")
+	write(t, dir, "imp/imp.go", "package imp\n\nimport \"example.com/absent/x\"\n\nfunc Imp() { x.F() }\n")
 	res, err := Extract(context.Background(), dir, Options{Env: offline})
 	if err != nil {
 		t.Fatal(err)
@@ -119,7 +121,18 @@ func TestTypeErrorMarksTheFile(t *testing.T) {
 	if pe := ix.files["bad.go"].ParseError; !strings.HasPrefix(pe, "type error: 3:") || !strings.Contains(pe, "missing") {
 		t.Errorf("bad.go ParseError = %q, want the type error with its position", pe)
 	}
+	if pe := ix.files["imp/imp.go"].ParseError; !strings.Contains(pe, "example.com/absent/x") {
+		t.Errorf("imp/imp.go ParseError = %q, want the import that did not load", pe)
+	}
 	if pe := ix.files["ok.go"].ParseError; pe != "" {
 		t.Errorf("ok.go ParseError = %q, want none", pe)
+	}
+}
+
+func TestStandardInterfaces(t *testing.T) {
+	t.Parallel()
+	got := strings.Join(StandardInterfaces(), " ")
+	if !strings.HasPrefix(got, "error fmt.Stringer io.Reader") || !strings.Contains(got, "net/http.Handler") {
+		t.Errorf("StandardInterfaces() = %s", got)
 	}
 }

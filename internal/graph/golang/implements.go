@@ -37,6 +37,22 @@ var stdInterfaces = []stdInterface{
 	{"net/http", "Handler", false},
 }
 
+// StandardInterfaces lists the qualified names of the interfaces outside the
+// module that its types are checked against ("error", "io.Reader", …): an
+// interface defined elsewhere and not listed has no implements edges, so its
+// implementations can only be a lower bound.
+func StandardInterfaces() []string {
+	out := make([]string, 0, len(stdInterfaces))
+	for _, s := range stdInterfaces {
+		if s.path == "" {
+			out = append(out, s.name)
+		} else {
+			out = append(out, s.path+"."+s.name)
+		}
+	}
+	return out
+}
+
 const stdSource = `package std
 type Stringer interface{ String() string }
 type Reader interface{ Read(p []byte) (n int, err error) }
