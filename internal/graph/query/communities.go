@@ -104,10 +104,11 @@ func Communities(ctx context.Context, st *store.Store, symbol string, opt Commun
 	}
 	var targets []graph.Node
 	if symbol != "" {
-		var err error
-		if targets, err = resolve(ctx, st, symbol); err != nil {
+		sym, err := resolve(ctx, st, symbol)
+		if err != nil {
 			return nil, err
 		}
+		targets = sym.nodes
 		if opt.Members == 0 {
 			opt.Members = 200
 		}

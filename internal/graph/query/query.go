@@ -133,80 +133,97 @@ func AskWith(ctx context.Context, st *store.Store, kind, symbol string, opt Opti
 	if err := opt.check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", kind, err)
 	}
-	targets, err := resolve(ctx, st, symbol)
+	sym, err := resolve(ctx, st, symbol)
 	if err != nil {
 		return nil, err
 	}
 	switch kind {
-	case "impact":
-		return impact(ctx, st, symbol, targets, opt)
-	case "context":
-		return neighbourhood(ctx, st, symbol, targets, opt)
-	case "process":
+	case "impact", "context", "process":
+		// An alias's dependents are its own and its target's; its context and
+		// what it runs are its target's.
+		targets, _, err := followAliases(ctx, st, sym.nodes, kind == "impact")
+		if err != nil {
+			return nil, err
+		}
+		switch kind {
+		case "impact":
+			return impact(ctx, st, symbol, targets, opt)
+		case "context":
+			return neighbourhood(ctx, st, symbol, targets, opt)
+		}
 		return process(ctx, st, symbol, targets, opt)
 	}
 	a := &Answer{Question: kind, Symbol: symbol, Certainty: Exact}
-	for _, n := range targets {
+	for _, n := range sym.nodes {
 		a.Targets = append(a.Targets, nodeItem(n))
 	}
-	var reasons []string
-	for _, n := range targets {
-		var items []Item
-		var why string
-		switch kind {
-		case "definition":
-			items, why = []Item{nodeItem(n)}, ""
-		case "callers":
-			items, why, err = callers(ctx, st, n)
-		case "callees":
-			items, why, err = callees(ctx, st, n)
-		case "references":
-			items, why, err = references(ctx, st, n)
-		case "implementations":
-			items, why, err = implementations(ctx, st, n)
-		default:
-			return nil, fmt.Errorf("unknown question %q: want one of %s", kind, strings.Join(Kinds, ", "))
+	asked := sym.nodes
+	var notes, reasons []string
+	if kind != "definition" {
+		// A type alias is answered for the type it denotes; references keep the
+		// uses written through the alias.
+		if asked, notes, err = followAliases(ctx, st, sym.nodes, kind == "references"); err != nil {
+			return nil, err
 		}
+	}
+	for _, n := range asked {
+		items, why, err := relation(ctx, st, kind, n)
 		if err != nil {
 			return nil, err
 		}
 		a.Items = append(a.Items, items...)
-		if why != "" && !slices.Contains(reasons, why) {
-			reasons = append(reasons, why)
+		for _, w := range why {
+			if w != "" && !slices.Contains(reasons, w) {
+				reasons = append(reasons, w)
+			}
 		}
 	}
-	if len(targets) > 1 {
-		reasons = append(reasons, fmt.Sprintf("%q names %d definitions; the answer covers them all", symbol, len(targets)))
+	if len(sym.nodes) > 1 && !sym.group {
+		reasons = append(reasons, fmt.Sprintf("%q names %d definitions; the answer covers them all", symbol, len(sym.nodes)))
+	}
+	if len(sym.nodes) > 1 && sym.group {
+		notes = append(notes, fmt.Sprintf("%s has %d init functions; the answer covers them all", strings.TrimSuffix(symbol, ".init"), len(sym.nodes)))
 	}
 	if len(reasons) > 0 {
-		a.Certainty, a.Why = LowerBound, strings.Join(reasons, "; ")
+		a.Certainty, a.Why = LowerBound, strings.Join(append(notes, reasons...), "; ")
 	} else {
-		a.Why = exactWhy(kind, targets)
+		a.Why = strings.Join(append(notes, exactWhy(kind, asked)), "; ")
 	}
 	sortItems(a.Items)
 	return a, nil
 }
 
-// resolve finds the definitions a symbol names: a qualified name exactly, else a
-// bare name (exact case first).
-func resolve(ctx context.Context, st *store.Store, symbol string) ([]graph.Node, error) {
-	if n, err := st.Node(ctx, symbol); err == nil {
-		return []graph.Node{n}, nil
-	} else if !errors.Is(err, store.ErrNotFound) {
-		return nil, err
+// relation answers question kind about one definition, with the reasons the
+// answer may be a lower bound (none when it is exact).
+func relation(ctx context.Context, st *store.Store, kind string, n graph.Node) ([]Item, []string, error) {
+	var items []Item
+	var why string
+	var err error
+	scope := scopeImporters
+	switch kind {
+	case "definition":
+		return []Item{nodeItem(n)}, nil, nil
+	case "callers":
+		items, why, err = callers(ctx, st, n)
+	case "callees":
+		items, why, err = callees(ctx, st, n)
+		scope = scopeFile
+	case "references":
+		items, why, err = references(ctx, st, n)
+	case "implementations":
+		items, why, err = implementations(ctx, st, n)
+		scope = scopeModule
+	default:
+		return nil, nil, fmt.Errorf("unknown question %q: want one of %s", kind, strings.Join(Kinds, ", "))
 	}
-	nodes, err := st.NodesByName(ctx, symbol)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if len(nodes) == 0 {
-		sugg, err := st.Suggest(ctx, symbol, 5)
-		if err != nil {
-			return nil, err
-		}
-		return nil, &UnknownSymbolError{Symbol: symbol, DidYouMean: sugg}
+	gaps, err := goGaps(ctx, st, n, scope)
+	if err != nil {
+		return nil, nil, err
 	}
-	return nodes, nil
+	return items, []string{why, gaps}, nil
 }
 
 func exactWhy(kind string, targets []graph.Node) string {

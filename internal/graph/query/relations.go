@@ -175,6 +175,8 @@ func implementations(ctx context.Context, st *store.Store, n graph.Node) ([]Item
 	switch {
 	case !exact:
 		return items, "some implementations were declared by name, not checked by a type checker", nil
+	case n.Language == "go" && n.File == "":
+		return items, externalWhy(n), nil
 	case n.Language != "go":
 		return items, "implementations are read from declarations (extends/implements clauses)", nil
 	}

@@ -1,0 +1,154 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/etalab-ia/albert-code/internal/graph"
+	"github.com/etalab-ia/albert-code/internal/graph/golang"
+	"github.com/etalab-ia/albert-code/internal/graph/store"
+)
+
+// An answer about Go is exact only when every file it may draw on was
+// extracted by the type checker without error. These are the files it may
+// draw on.
+type goScope int
+
+const (
+	// scopeFile: the symbol's own file (what it calls).
+	scopeFile goScope = iota
+	// scopeImporters: the files of its package and of the packages importing
+	// it (who calls or uses it).
+	scopeImporters
+	// scopeModule: every Go file (implicit interface satisfaction needs no import).
+	scopeModule
+)
+
+// MetaGoLoadError is the store meta key under which the indexer keeps why the
+// Go type checker could not load the module ("" when it did).
+const MetaGoLoadError = "go_load_error"
+
+// maxGapsNamed bounds the files a reason names; the count is always given.
+const maxGapsNamed = 3
+
+// gapQueryRows bounds the files read to count them: past it the count is a floor.
+const gapQueryRows = 1000
+
+// goGaps says which Go files in scope of n have partial facts: extracted
+// without the type checker (with definitions or call sites of their own), or
+// with syntax, type or load errors. "" when there are none.
+func goGaps(ctx context.Context, st *store.Store, n graph.Node, scope goScope) (string, error) {
+	if n.Language != "go" {
+		return "", nil
+	}
+	if n.File == "" {
+		scope = scopeModule // outside the repository: any file may use it
+	}
+	where := ""
+	switch scope {
+	case scopeFile:
+		where = "f.path = " + sqlString(n.File)
+	case scopeImporters:
+		dir := path.Dir(n.File)
+		pkgs, err := goPackagesOf(ctx, st, dir)
+		if err != nil {
+			return "", err
+		}
+		in := []string{inDir("f.path", dir)}
+		for _, p := range pkgs {
+			in = append(in, "f.path IN (SELECT file FROM edges WHERE kind = 'imports' AND dst = "+sqlString(p)+")")
+		}
+		where = "(" + strings.Join(in, " OR ") + ")"
+	case scopeModule:
+		where = "1"
+	}
+	q := `SELECT f.path, f.parse_error, f.typed FROM files f
+WHERE f.language = 'go' AND ` + where + ` AND (f.parse_error <> '' OR (f.typed = 0 AND (
+  EXISTS (SELECT 1 FROM nodes n WHERE n.file = f.path AND n.kind NOT IN ('file', 'package'))
+  OR EXISTS (SELECT 1 FROM sites s WHERE s.file = f.path))))
+ORDER BY f.path`
+	_, rows, more, err := st.Query(ctx, q, gapQueryRows, 5*time.Second)
+	if err != nil {
+		return "", fmt.Errorf("read the Go files' coverage: %w", err)
+	}
+	if len(rows) == 0 {
+		return "", nil
+	}
+	loadErr, _, err := st.Meta(ctx, MetaGoLoadError)
+	if err != nil {
+		return "", err
+	}
+	var named []string
+	for _, r := range rows[:min(len(rows), maxGapsNamed)] {
+		file, _ := r[0].(string)
+		perr, _ := r[1].(string)
+		switch {
+		case perr != "":
+			named = append(named, fmt.Sprintf("%s (%s)", file, firstLine(perr)))
+		case loadErr != "":
+			named = append(named, fmt.Sprintf("%s (no type checker: %s)", file, firstLine(loadErr)))
+		default:
+			named = append(named, file+" (no type checker)")
+		}
+	}
+	count := fmt.Sprint(len(rows))
+	if more {
+		count += "+"
+	}
+	if len(rows) > maxGapsNamed {
+		named = append(named, "…")
+	}
+	return fmt.Sprintf("%s Go file(s) it may draw on have partial facts (extracted without the type checker, or with errors): %s",
+		count, strings.Join(named, ", ")), nil
+}
+
+// goPackagesOf lists the import paths of the Go packages whose files are in dir
+// (a package and its external test package).
+func goPackagesOf(ctx context.Context, st *store.Store, dir string) ([]string, error) {
+	_, rows, _, err := st.Query(ctx, `SELECT qname FROM nodes f WHERE kind = 'package' AND language = 'go' AND `+inDir("f.file", dir), 10, 5*time.Second)
+	if err != nil {
+		return nil, fmt.Errorf("read the Go packages of %s: %w", dir, err)
+	}
+	var out []string
+	for _, r := range rows {
+		if s, ok := r[0].(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// inDir is an SQL condition: column is a file directly in dir ("." is the root).
+func inDir(column, dir string) string {
+	if dir == "." || dir == "" {
+		return "instr(" + column + ", '/') = 0"
+	}
+	prefix := sqlString(dir + "/")
+	return "substr(" + column + ", 1, length(" + prefix + ")) = " + prefix +
+		" AND instr(substr(" + column + ", length(" + prefix + ") + 1), '/') = 0"
+}
+
+func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if len(s) > 160 {
+		s = cut(s, 160)
+	}
+	return s
+}
+
+// externalWhy says why the implementations of a Go type or interface defined
+// outside the repository are a lower bound, "" when they are checked: a
+// standard interface's (golang.StandardInterfaces).
+func externalWhy(n graph.Node) string {
+	if n.Language != "go" || n.File != "" || slices.Contains(golang.StandardInterfaces(), n.QName) {
+		return ""
+	}
+	return fmt.Sprintf("%s is defined outside the repository: the type checker relates the module's types to their own interfaces and to %s only",
+		n.QName, strings.Join(golang.StandardInterfaces(), ", "))
+}

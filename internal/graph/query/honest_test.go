@@ -1,0 +1,180 @@
+package query
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/etalab-ia/albert-code/internal/graph/golang"
+	"github.com/etalab-ia/albert-code/internal/graph/index"
+	"github.com/etalab-ia/albert-code/internal/graph/store"
+	"github.com/etalab-ia/albert-code/internal/graph/treesitter"
+)
+
+// indexGo writes files (go.mod included) and indexes them as graph index does:
+// the type checker, and tree-sitter for what it does not load.
+func indexGo(t *testing.T, files map[string]string) *store.Store {
+	t.Helper()
+	root := t.TempDir()
+	for rel, src := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := store.Open(filepath.Join(t.TempDir(), "graph.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	opts := index.Options{Go: golang.Options{Tests: true, Env: []string{"GOPROXY=off", "GOFLAGS=-mod=mod"}}, Extract: treesitter.Extract}
+	if _, err := index.Run(context.Background(), root, st, opts); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+const honestMod = "module example.com/h\n\ngo 1.26\n"
+
+var honestFiles = map[string]string{
+	"go.mod": honestMod,
+	"protocol/protocol.go": `package protocol
+
+type Bytes interface{ Bytes() []byte }
+
+type Stack[T any] struct{ items []T }
+
+func (s *Stack[T]) Push(v T) { s.items = append(s.items, v) }
+`,
+	"wire/wire.go": `package wire
+
+import (
+	"encoding"
+
+	"example.com/h/protocol"
+)
+
+type Bytes = protocol.Bytes
+
+type Marshaler = encoding.TextMarshaler
+
+type List[T any] = protocol.Stack[T]
+
+type Local = Frame
+
+type Frame struct{ data []byte }
+
+func (f Frame) Bytes() []byte { return f.data }
+
+func Use(b Bytes) []byte { return b.Bytes() }
+
+func Push(l *List[int]) { l.Push(1) }
+
+var a, b = g(), h()
+
+var single = g()
+
+func g() int { return 1 }
+
+func h() int { return 2 }
+
+func pair() (int, int) { return 1, 2 }
+`,
+	"wire/a.go": "package wire\n\nfunc init() { g() }\n\nfunc init() { h() }\n",
+	"wire/b.go": "package wire\n\nfunc init() { pair() }\n",
+}
+
+const (
+	hp = "example.com/h/protocol."
+	hw = "example.com/h/wire."
+)
+
+func TestHonestAnswers(t *testing.T) {
+	t.Parallel()
+	st := indexGo(t, honestFiles)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		kind, symbol string
+		want         string // item qualified names, sorted by file and line
+		certainty    string
+		why          string
+	}{
+		{"implementations", hw + "Bytes", hw + "Frame", Exact, "alias of " + hp + "Bytes"},
+		{"implementations", hw + "Local", hp + "Bytes", Exact, "alias of " + hw + "Frame"},
+		{"implementations", hw + "Marshaler", "", LowerBound, "encoding.TextMarshaler is defined outside the repository"},
+		{"callers", hw + "Bytes", "", Exact, "alias of"},
+		{"references", hw + "List", hp + "Stack.Push," + hw + "List," + hw + "Push", Exact, "alias of " + hp + "Stack"},
+		{"definition", hw + "List", hw + "List", Exact, ""},
+		{"callers", hp + "Bytes.Bytes", hw + "Use", Exact, ""},
+		{"callees", hw + "init", hw + "g," + hw + "h," + hw + "pair", Exact, "3 init functions"},
+		{"callees", hw + "init@a.go#2", hw + "h", Exact, ""},
+		{"callers", hw + "g", hw + "init@a.go," + hw + "a," + hw + "single", Exact, ""},
+		{"callers", hw + "h", hw + "init@a.go#2," + hw + "b", Exact, ""},
+	} {
+		a, err := Ask(ctx, st, tc.kind, tc.symbol)
+		if err != nil {
+			t.Errorf("%s %s: %v", tc.kind, tc.symbol, err)
+			continue
+		}
+		var got []string
+		for _, it := range a.Items {
+			got = append(got, it.QName)
+		}
+		if g := strings.Join(got, ","); g != tc.want || a.Certainty != tc.certainty || !strings.Contains(a.Why, tc.why) {
+			t.Errorf("%s %s = [%s] %s (%s)\nwant [%s] %s containing %q", tc.kind, tc.symbol, g, a.Certainty, a.Why, tc.want, tc.certainty, tc.why)
+		}
+	}
+}
+
+// An answer that may draw on a file the type checker could not check is a
+// lower bound naming the file; one that cannot is still exact.
+func TestTypeErrorsLowerTheAnswersThatReachThem(t *testing.T) {
+	t.Parallel()
+	st := indexGo(t, map[string]string{
+		"go.mod":       "module example.com/e\n\ngo 1.26\n",
+		"lib/lib.go":   "package lib\n\nfunc F() int { return 1 }\n",
+		"use/use.go":   "package use\n\nimport \"example.com/e/lib\"\n\nfunc U() int { return lib.F() + missing() }\n",
+		"alone/a.go":   "package alone\n\nfunc A() int { return B() }\n\nfunc B() int { return 2 }\n",
+		"lib/other.go": "package lib\n\nfunc G() int { return F() }\n",
+	})
+	ctx := context.Background()
+	for _, tc := range []struct {
+		kind, symbol, certainty, why string
+	}{
+		{"callers", "example.com/e/lib.F", LowerBound, "use/use.go (type error: 5:"},
+		{"callees", "example.com/e/lib.G", Exact, ""},
+		{"callers", "example.com/e/alone.B", Exact, ""},
+		{"callees", "example.com/e/use.U", LowerBound, "use/use.go (type error"},
+		{"implementations", "example.com/e/lib.G", LowerBound, "1 Go file(s)"},
+	} {
+		a, err := Ask(ctx, st, tc.kind, tc.symbol)
+		if err != nil {
+			t.Errorf("%s %s: %v", tc.kind, tc.symbol, err)
+			continue
+		}
+		if a.Certainty != tc.certainty || !strings.Contains(a.Why, tc.why) {
+			t.Errorf("%s %s: %s (%s), want %s containing %q", tc.kind, tc.symbol, a.Certainty, a.Why, tc.certainty, tc.why)
+		}
+	}
+}
+
+// Go the type checker could not load (tree-sitter's facts) is never exact.
+func TestFallbackGoIsALowerBound(t *testing.T) {
+	t.Parallel()
+	st := indexGo(t, map[string]string{
+		"go.mod":     "module example.com/f\n\ngo 1.999\n",
+		"lib/lib.go": "package lib\n\nfunc F() int { return G() }\n\nfunc G() int { return 1 }\n",
+	})
+	a, err := Ask(context.Background(), st, "callees", "F")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Certainty != LowerBound || !strings.Contains(a.Why, "lib/lib.go (no type checker") {
+		t.Errorf("callees F: %s (%s), want a lower bound naming lib/lib.go", a.Certainty, a.Why)
+	}
+}
