@@ -2,8 +2,12 @@ package slash
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/etalab-ia/albert-code/internal/config"
 )
 
 var (
@@ -18,13 +22,13 @@ func Default() *Registry {
 	cmds := []Command{
 		{Name: "help", Description: "Show the commands and key bindings", Faces: bothFaces,
 			Run: func(_ context.Context, h Host, _ string) error { h.Show(r.Help(h)); return nil }},
-		{Name: "model", ArgHint: "[name]", Description: "Switch the model, or pick one from a list", Faces: bothFaces, Run: runModel},
+		{Name: "model", ArgHint: "[name] [--save]", Description: "Switch the model for this session (--save: also make it the default), or pick one from a list", Faces: bothFaces, Run: runModel},
 		{Name: "agent", ArgHint: "[profile]", Description: "Switch the agent profile (default, plan, accept-edits, auto-approve...)", Faces: bothFaces, Run: runAgent},
 		{Name: "clear", Description: "Start a fresh conversation (the current one stays saved)", Faces: bothFaces, Run: runClear},
 		{Name: "compact", ArgHint: "[instructions]", Description: "Summarise the conversation to free the context window", Faces: bothFaces, Run: runCompact},
 		// The original's /continue opened the same picker (notes §2.2).
 		{Name: "resume", Aliases: []string{"continue"}, ArgHint: "[session id]", Description: "Resume a saved session of this directory", Faces: tuiOnly, Run: runResume},
-		{Name: "config", Description: "Show the configuration and where each value comes from", Faces: bothFaces, Run: runConfig},
+		{Name: "config", ArgHint: "[show | set KEY VALUE | unset KEY] [--global|--project]", Description: "Edit and save the settings, or show the configuration and where each value comes from", Faces: bothFaces, Run: runConfig},
 		{Name: "reload", Description: "Re-read the configuration, profiles and AGENTS.md; keep the conversation", Faces: bothFaces, Run: runReload},
 		// The original's /log showed the session folder, which /status shows.
 		{Name: "status", Aliases: []string{"log"}, Description: "Show the session, model, tokens, context and cost", Faces: bothFaces, Run: runStatus},
@@ -73,7 +77,61 @@ func runModel(ctx context.Context, h Host, args string) error {
 	if !ok {
 		return unavailable("model")
 	}
+	name, save := cutFlag(args, "--save")
+	if save {
+		return saveModel(ctx, h, s, name)
+	}
+	if name != "" {
+		if err := s.SetModel(ctx, name); err != nil {
+			return err
+		}
+		msg := fmt.Sprintf("model: `%s` for this session", name)
+		if _, ok := h.(ConfigEditor); ok {
+			msg += fmt.Sprintf(" (`/model %s --save` makes it the default)", name)
+		}
+		h.Show(msg)
+		return nil
+	}
 	return switchOrList(ctx, h, "model", args, s.Models(), s.SetModel)
+}
+
+// saveModel writes name as the default model in the global config, then switches
+// the session to it.
+func saveModel(ctx context.Context, h Host, s ModelSwitcher, name string) error {
+	ed, ok := h.(ConfigEditor)
+	if !ok {
+		return unavailable("model --save")
+	}
+	if name == "" {
+		return errors.New("/model --save: name the model to save, such as `/model qwen --save`")
+	}
+	cfg, err := ed.EditableConfig()
+	if err != nil {
+		return fmt.Errorf("/model --save: %w", err)
+	}
+	saved, err := cfg.SaveSetting("model", name, config.TargetGlobal)
+	if err != nil {
+		return fmt.Errorf("/model --save: %w", err)
+	}
+	if err := s.SetModel(ctx, name); err != nil {
+		return fmt.Errorf("/model: saved %s as the default in %s, but this session keeps its model: %w", name, saved.Path, err)
+	}
+	msg := fmt.Sprintf("model: `%s` for this session, and saved as the default in `%s`", name, saved.Path)
+	if saved.OverriddenBy != "" {
+		msg += fmt.Sprintf(". Note: `%s` sets model too and wins over that file, so it still chooses the model at the next start here", saved.OverriddenBy)
+	}
+	h.Show(msg + ".")
+	return nil
+}
+
+// cutFlag removes the word flag from args and says whether it was there.
+func cutFlag(args, flag string) (string, bool) {
+	words := strings.Fields(args)
+	i := slices.Index(words, flag)
+	if i < 0 {
+		return args, false
+	}
+	return strings.Join(slices.Delete(words, i, i+1), " "), true
 }
 
 func runAgent(ctx context.Context, h Host, args string) error {
@@ -144,19 +202,6 @@ func runResume(ctx context.Context, h Host, args string) error {
 		return unavailable("resume")
 	}
 	p.Pick("session")
-	return nil
-}
-
-func runConfig(_ context.Context, h Host, _ string) error {
-	c, ok := h.(ConfigShower)
-	if !ok {
-		return unavailable("config")
-	}
-	text, err := c.ConfigText()
-	if err != nil {
-		return err
-	}
-	h.Show("```\n" + strings.TrimRight(text, "\n") + "\n```")
 	return nil
 }
 
