@@ -100,6 +100,11 @@ func Run(ctx context.Context, root string, st *store.Store, opts Options) (*Repo
 	if err != nil {
 		return nil, err
 	}
+	return runScan(ctx, root, st, opts, scan, start)
+}
+
+// runScan is Run on a scan already made: root is absolute.
+func runScan(ctx context.Context, root string, st *store.Store, opts Options, scan *Scan, start time.Time) (*Report, error) {
 	version, _, err := st.Meta(ctx, metaExtractorVersion)
 	if err != nil {
 		return nil, err

@@ -98,19 +98,25 @@ func ScanTreeStamped(ctx context.Context, root string, limits Limits, stampPath 
 }
 
 func scanTree(ctx context.Context, root string, limits Limits, stampPath string) (*Scan, error) {
+	sc, _, err := scanTreeWith(ctx, root, limits, stampPath, nil)
+	return sc, err
+}
+
+// scanTreeWith is scanTree that also returns the stamps of the files it kept and
+// calls onDir (when set) with each directory it enters, before its files.
+func scanTreeWith(ctx context.Context, root string, limits Limits, stampPath string, onDir func(path, rel string)) (*Scan, map[string]stamp, error) {
 	lim := limits.withDefaults()
 	for _, p := range lim.Exclude {
 		if !doublestar.ValidatePattern(p) {
-			return nil, fmt.Errorf("exclude pattern %q is not a valid glob", p)
+			return nil, nil, fmt.Errorf("exclude pattern %q is not a valid glob", p)
 		}
 	}
 	sc := &Scan{}
-	var total int64
-	var paths []string // parallel to sc.Files, hashed after the walk
-	var stamps []stamp // parallel to sc.Files
+	l := &listing{sc: sc, lim: lim}
 	opts := fswalk.Options{
 		MaxDepth: lim.MaxDepth,
 		OnSkip:   func(rel string, reason error) { sc.Skipped = append(sc.Skipped, Skip{rel, reason.Error()}) },
+		OnDir:    onDir,
 		Override: func(rel string, _ bool) (bool, bool) {
 			if excluded(lim.Exclude, rel) {
 				return true, true
@@ -118,54 +124,66 @@ func scanTree(ctx context.Context, root string, limits Limits, stampPath string)
 			return false, false
 		},
 	}
-	err := fswalk.Walk(ctx, root, opts, func(p, rel string, d fs.DirEntry) error {
-		lang := LanguageOf(rel)
-		if lang == "" {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			// Deleted between listing and reading: record it, go on.
-			sc.Skipped = append(sc.Skipped, Skip{rel, err.Error()})
-			return nil
-		}
-		if info.Size() > lim.MaxFileBytes {
-			sc.Skipped = append(sc.Skipped, Skip{rel, fmt.Sprintf("larger than %d bytes", lim.MaxFileBytes)})
-			return nil
-		}
-		if len(sc.Files) >= lim.MaxFiles || total+info.Size() > lim.MaxTotal {
-			sc.Truncated = true
-			return errStop
-		}
-		total += info.Size()
-		sc.Files = append(sc.Files, File{Rel: rel, Language: lang, Size: info.Size()})
-		paths = append(paths, p)
-		stamps = append(stamps, stampOf(info))
-		return nil
-	})
+	err := fswalk.Walk(ctx, root, opts, func(p, rel string, d fs.DirEntry) error { return l.add(p, rel, d) })
 	if err != nil && !errors.Is(err, errStop) {
-		return nil, fmt.Errorf("scan %s: %w", root, err)
+		return nil, nil, fmt.Errorf("scan %s: %w", root, err)
 	}
+	paths, stamps := l.paths, l.stamps
 	headersAsCpp(sc.Files)
 	var prev map[string]stamp
 	if stampPath != "" {
 		prev = loadStamps(stampPath)
 	}
 	stamps = hashAll(sc, paths, stamps, prev)
-	if stampPath != "" {
-		next := make(map[string]stamp, len(sc.Files))
-		for i, f := range sc.Files {
-			if stamps[i].Hash != "" {
-				next[f.Rel] = stamps[i]
-			}
-		}
-		// Rewriting identical stamps would cost every query's freshness check a
-		// file write (4 ms of a 20 ms query on 1,000 files).
-		if !maps.Equal(prev, next) {
-			_ = saveStamps(stampPath, next) // an optimisation: without it the next scan reads every file
+	next := make(map[string]stamp, len(sc.Files))
+	for i, f := range sc.Files {
+		if stamps[i].Hash != "" {
+			next[f.Rel] = stamps[i]
 		}
 	}
-	return sc, nil
+	// Rewriting identical stamps would cost every query's freshness check a
+	// file write (4 ms of a 20 ms query on 1,000 files).
+	if stampPath != "" && !maps.Equal(prev, next) {
+		_ = saveStamps(stampPath, next) // an optimisation: without it the next scan reads every file
+	}
+	return sc, next, nil
+}
+
+// listing collects the files a walk keeps, within the limits, before they are
+// hashed: paths and stamps are parallel to sc.Files.
+type listing struct {
+	sc     *Scan
+	lim    Limits
+	total  int64
+	paths  []string
+	stamps []stamp
+}
+
+// add considers one file the walk kept; errStop ends the walk at a limit.
+func (l *listing) add(p, rel string, d fs.DirEntry) error {
+	lang := LanguageOf(rel)
+	if lang == "" {
+		return nil
+	}
+	info, err := d.Info()
+	if err != nil {
+		// Deleted between listing and reading: record it, go on.
+		l.sc.Skipped = append(l.sc.Skipped, Skip{rel, err.Error()})
+		return nil
+	}
+	if info.Size() > l.lim.MaxFileBytes {
+		l.sc.Skipped = append(l.sc.Skipped, Skip{rel, fmt.Sprintf("larger than %d bytes", l.lim.MaxFileBytes)})
+		return nil
+	}
+	if len(l.sc.Files) >= l.lim.MaxFiles || l.total+info.Size() > l.lim.MaxTotal {
+		l.sc.Truncated = true
+		return errStop
+	}
+	l.total += info.Size()
+	l.sc.Files = append(l.sc.Files, File{Rel: rel, Language: lang, Size: info.Size()})
+	l.paths = append(l.paths, p)
+	l.stamps = append(l.stamps, stampOf(info))
+	return nil
 }
 
 // hashAll hashes the listed files on every core, each worker reusing one buffer,
@@ -239,21 +257,27 @@ func hashFile(p string, h hash.Hash, buf []byte) (string, error) {
 
 // headersAsCpp gives .h files to the C++ grammar when the tree has C++ sources:
 // a header of a C++ project is C++ (classes, namespaces, templates), and the C++
-// grammar reads C headers too, while the C grammar fails on C++ ones.
+// grammar reads C headers too, while the C grammar fails on C++ ones. Without
+// C++, a tree with Objective-C sources gives them to the Objective-C grammar,
+// which reads C as well.
 func headersAsCpp(files []File) {
-	hasCpp := false
+	hasCpp, hasObjc := false, false
 	for _, f := range files {
-		if f.Language == "cpp" {
-			hasCpp = true
-			break
-		}
+		hasCpp = hasCpp || f.Language == "cpp"
+		hasObjc = hasObjc || f.Language == "objc"
 	}
-	if !hasCpp {
+	to := ""
+	switch {
+	case hasCpp:
+		to = "cpp"
+	case hasObjc:
+		to = "objc"
+	default:
 		return
 	}
 	for i, f := range files {
 		if f.Language == "c" && strings.EqualFold(path.Ext(f.Rel), ".h") {
-			files[i].Language = "cpp"
+			files[i].Language = to
 		}
 	}
 }

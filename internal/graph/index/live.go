@@ -1,0 +1,235 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/etalab-ia/albert-code/internal/graph/store"
+)
+
+// Live keeps one repository's index open for a long-lived process (the graph MCP
+// server, the agent's code_graph tool in a session) and keeps it current without
+// walking the tree on every question: file-system notifications say which
+// directories changed, only those are listed again, and only what changed is
+// indexed. A full rescan is the fallback: at the first sync, after an event the
+// watcher cannot describe exactly (a directory created or removed, an ignore
+// file edited, a lost event), and on every sync when notifications are not
+// available. Its methods are safe for concurrent use; syncs run one at a time.
+type Live struct {
+	root, dbPath string
+	opts         Options
+
+	mu       sync.Mutex
+	st       *store.Store
+	dbFile   os.FileInfo // identifies the database file st has open
+	w        *watcher    // nil when notifications are not available
+	watchErr error       // why w is nil
+	scan     *Scan       // the tree as last listed, kept up to date from events
+	stamps   map[string]stamp
+	synced   bool   // the store holds scan, as of head
+	head     string // HEAD at the last sync
+	at       string // the index's indexed_at at the last sync
+	stats    LiveStats
+}
+
+// LiveStats counts what a Live did, for tests and benchmarks.
+type LiveStats struct {
+	// FullScans are walks of the whole tree; DirScans listings of one changed
+	// directory; Runs index runs (each over what the scans found changed).
+	FullScans, DirScans, Runs int
+	// Watching is false when notifications are not available (WatchError says
+	// why): every sync then rescans the tree.
+	Watching   bool
+	WatchError string `json:",omitempty"`
+}
+
+// OpenLive opens the existing index at dbPath for reading and writing and starts
+// watching root. A missing index is store.ErrNoIndex. When notifications cannot
+// be set up the Live still works, rescanning on every sync (Stats says why).
+func OpenLive(root, dbPath string, opts Options) (*Live, error) {
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	info, err := os.Stat(dbPath)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%w at %s: run `albert-code graph index` first", store.ErrNoIndex, dbPath)
+		}
+		return nil, fmt.Errorf("open the index of %s: %w", root, err)
+	}
+	st, err := store.Open(dbPath)
+	if err != nil {
+		return nil, err
+	}
+	opts.Rebuild, opts.Progress = false, nil
+	l := &Live{root: root, dbPath: dbPath, opts: opts, st: st, dbFile: info}
+	l.w, l.watchErr = newWatcher(root, filepath.Join(filepath.Dir(dbPath), "watch"))
+	return l, nil
+}
+
+// Sync brings the index up to date with the tree and returns a handle on the open
+// store whose Close does nothing, with the report of the index run when one was
+// needed (nil when the index was current). A question asked after an edit is
+// answered from an index that holds it: the watcher is first made to hear every
+// event queued before the call.
+func (l *Live) Sync(ctx context.Context) (*store.Store, *Report, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.reopenIfReplaced(); err != nil {
+		return nil, nil, err
+	}
+	dirs, all := l.changes()
+	switch {
+	case all || l.scan == nil || l.scan.Truncated:
+		if err := l.fullScan(ctx); err != nil {
+			return nil, nil, err
+		}
+	case len(dirs) > 0:
+		l.synced = false
+		full, err := l.rescanDirs(ctx, dirs)
+		if err != nil {
+			return nil, nil, err
+		}
+		if full {
+			if err := l.fullScan(ctx); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	head := gitHead(ctx, l.root)
+	if l.synced && head == l.head {
+		return l.st.Lend(), nil, nil
+	}
+	if l.stats.Runs == 0 && l.storeHolds(ctx, head) {
+		return l.st.Lend(), nil, nil
+	}
+	rep, err := runScan(ctx, l.root, l.st, l.opts, l.scan, time.Now())
+	if err != nil {
+		return nil, nil, err
+	}
+	l.stats.Runs++
+	l.synced, l.head = true, rep.Commit
+	l.at, _, _ = l.st.Meta(ctx, store.MetaIndexedAt)
+	return l.st.Lend(), rep, nil
+}
+
+// changes asks the watcher what changed; all when it cannot say.
+func (l *Live) changes() (dirs []string, all bool) {
+	if l.w == nil {
+		return nil, true
+	}
+	if !l.w.settle() {
+		l.w.take()
+		return nil, true
+	}
+	return l.w.take()
+}
+
+// storeHolds reports whether the store already holds the scanned tree at head
+// (as CheckFreshness would say fresh), so the first sync of an unchanged tree
+// writes nothing.
+func (l *Live) storeHolds(ctx context.Context, head string) bool {
+	commit, _, err := l.st.Meta(ctx, store.MetaIndexedCommit)
+	if err != nil || commit != head {
+		return false
+	}
+	if v, _, err := l.st.Meta(ctx, metaExtractorVersion); err != nil || v != ExtractorVersion {
+		return false
+	}
+	manifest, err := l.st.Manifest(ctx)
+	if err != nil || !Diff(manifest, l.scan.Files).Empty() {
+		return false
+	}
+	l.synced, l.head = true, head
+	l.at, _, _ = l.st.Meta(ctx, store.MetaIndexedAt)
+	return true
+}
+
+// reopenIfReplaced reopens the store when its file was replaced (a rebuild by
+// analyze_codebase or `graph index --rebuild`): the open one is a deleted file.
+// Handles lent before stop working.
+func (l *Live) reopenIfReplaced() error {
+	info, err := os.Stat(l.dbPath)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("%w at %s: it was removed; run `albert-code graph index`", store.ErrNoIndex, l.dbPath)
+		}
+		return err
+	}
+	if os.SameFile(info, l.dbFile) {
+		return nil
+	}
+	st, err := store.Open(l.dbPath)
+	if err != nil {
+		return err
+	}
+	l.st.Close()
+	l.st, l.dbFile, l.synced = st, info, false
+	return nil
+}
+
+// fullScan lists the whole tree, watching every directory it keeps.
+func (l *Live) fullScan(ctx context.Context) error {
+	l.synced = false
+	var onDir func(path, rel string)
+	next := map[string]bool{}
+	if l.w != nil {
+		l.w.watchDir(l.root, ".", next)
+		onDir = func(p, rel string) { l.w.watchDir(p, rel, next) }
+	}
+	sc, stamps, err := scanTreeWith(ctx, l.root, l.opts.Limits, stampPath(l.st), onDir)
+	if err != nil {
+		return err
+	}
+	if l.w != nil {
+		l.w.setDirs(next)
+	}
+	l.scan, l.stamps = sc, stamps
+	l.stats.FullScans++
+	return nil
+}
+
+// Freshness says how the index stands against the tree as of the last Sync,
+// without walking the tree: the watcher vouches for it.
+func (l *Live) Freshness() Freshness {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	f := Freshness{Status: "fresh", IndexedCommit: l.head, Head: l.head, IndexedAt: l.at}
+	if !l.synced {
+		f.Status = "stale"
+	}
+	return f
+}
+
+// Stats says what the Live did so far.
+func (l *Live) Stats() LiveStats {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s := l.stats
+	s.Watching = l.w != nil && !l.w.broken()
+	switch {
+	case l.watchErr != nil:
+		s.WatchError = l.watchErr.Error()
+	case l.w != nil && l.w.broken():
+		s.WatchError = l.w.failure().Error()
+	}
+	return s
+}
+
+// Close stops watching and closes the store; lent handles stop working.
+func (l *Live) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var errs []error
+	if l.w != nil {
+		errs = append(errs, l.w.close())
+	}
+	errs = append(errs, l.st.Close())
+	return errors.Join(errs...)
+}
