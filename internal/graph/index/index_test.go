@@ -135,12 +135,14 @@ func TestHeadersFollowTheProject(t *testing.T) {
 	ctx := context.Background()
 	c := writeTree(t, map[string]string{"lib.h": "int f(void);\n", "lib.c": "int f(void) { return 1; }\n"})
 	cpp := writeTree(t, map[string]string{"lib.h": "class A {};\n", "lib.cc": "#include \"lib.h\"\n", "old.c": "int g;\n"})
+	objc := writeTree(t, map[string]string{"A.h": "@interface A\n@end\n", "A.m": "@implementation A\n@end\n", "App.kt": "fun main() {}\n", "V.swift": "let v = 1\n"})
 	for _, tc := range []struct {
 		root string
 		want map[string]string
 	}{
 		{c, map[string]string{"lib.h": "c", "lib.c": "c"}},
 		{cpp, map[string]string{"lib.h": "cpp", "lib.cc": "cpp", "old.c": "c"}},
+		{objc, map[string]string{"A.h": "objc", "A.m": "objc", "App.kt": "kotlin", "V.swift": "swift"}},
 	} {
 		sc, err := ScanTree(ctx, tc.root, Limits{})
 		if err != nil {

@@ -13,6 +13,10 @@ import (
 	tsruby "github.com/tree-sitter/tree-sitter-ruby/bindings/go"
 	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
 	tstypescript "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
+
+	tskotlin "github.com/etalab-ia/albert-code/internal/graph/treesitter/grammar/kotlin"
+	tsobjc "github.com/etalab-ia/albert-code/internal/graph/treesitter/grammar/objc"
+	tsswift "github.com/etalab-ia/albert-code/internal/graph/treesitter/grammar/swift"
 )
 
 // grammars maps a language name (as internal/graph/index names it) to its
@@ -33,11 +37,14 @@ var grammars = map[string]*sitter.Language{
 	"java":       sitter.NewLanguage(tsjava.Language()),
 	"c":          sitter.NewLanguage(tsc.Language()),
 	"cpp":        sitter.NewLanguage(tscpp.Language()),
+	"kotlin":     sitter.NewLanguage(tskotlin.Language()),
+	"swift":      sitter.NewLanguage(tsswift.Language()),
+	"objc":       sitter.NewLanguage(tsobjc.Language()),
 }
 
 // Grammar returns the tree-sitter grammar of a language as internal/graph/index
 // names it ("go", "python", "typescript", "tsx", "javascript", "csharp", "ruby",
-// "php", "rust", "java", "c", "cpp"), for other uses of the same grammars (the
+// "php", "rust", "java", "c", "cpp", "kotlin", "swift", "objc"), for other uses of the same grammars (the
 // terminal UI highlights code blocks with them).
 func Grammar(name string) (*sitter.Language, bool) {
 	g, ok := grammars[name]

@@ -149,7 +149,7 @@ func TestPanicQuarantines(t *testing.T) {
 
 func TestLanguageWithoutSpec(t *testing.T) {
 	t.Parallel()
-	for _, lang := range []string{"kotlin", "cobol", ""} {
+	for _, lang := range []string{"fortran", "cobol", ""} {
 		ff, err := Extract(context.Background(), "x", lang, []byte("fn main() {}"))
 		if !errors.Is(err, ErrNoSpec) || len(ff.Nodes) != 0 {
 			t.Errorf("%q: err = %v, %d nodes; want ErrNoSpec and nothing", lang, err, len(ff.Nodes))

@@ -179,6 +179,9 @@ type CallRule struct {
 	// When, when set, must accept the node, seen in its parent, for it to be a
 	// call (a Ruby identifier is a call only where it cannot be a local variable).
 	When func(n, parent *sitter.Node, src []byte) bool
+	// CalleeFirst: the callee is the node's first named child, for grammars that
+	// give it no field (Kotlin's and Swift's call_expression).
+	CalleeFirst bool
 }
 
 // HeritageRule says that, in a definition of node type Def, a clause of node type
@@ -227,6 +230,9 @@ var specs = map[string]*Spec{
 	"java":       &javaSpec,
 	"c":          &cSpec,
 	"cpp":        &cppSpec,
+	"kotlin":     &kotlinSpec,
+	"swift":      &swiftSpec,
+	"objc":       &objcSpec,
 }
 
 func hasUpperInitial(name string) bool {

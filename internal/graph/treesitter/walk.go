@@ -424,7 +424,7 @@ func (w *walker) typeName(n *sitter.Node) string {
 	case "identifier", "type_identifier", "attribute", "member_expression",
 		"nested_type_identifier", "qualified_type", "dotted_name",
 		"constant", "scope_resolution", "name", "qualified_name", "alias_qualified_name",
-		"scoped_type_identifier", "qualified_identifier":
+		"scoped_type_identifier", "qualified_identifier", "user_type":
 		s := text(n, w.src)
 		s, _, _ = strings.Cut(s, "<") // C# `A.IList<T>` is the base `A.IList`
 		if len(s) > maxName || strings.ContainsAny(s, "\n ") {
@@ -458,8 +458,11 @@ func (w *walker) call(n, parent *sitter.Node, rule *CallRule, scope []frame) {
 		return
 	}
 	callee := n
-	if rule.Field != "" {
+	switch {
+	case rule.Field != "":
 		callee = n.ChildByFieldName(rule.Field)
+	case rule.CalleeFirst:
+		callee = n.NamedChild(0)
 	}
 	if callee == nil {
 		return

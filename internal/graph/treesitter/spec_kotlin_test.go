@@ -1,0 +1,109 @@
+package treesitter
+
+import "testing"
+
+// TestKotlin reads a class with a primary constructor, a companion object, an interface, an object
+// delegating an interface, an enum, a type alias, a constant and top-level
+// functions, with imports (aliased, wildcard), supertypes and calls bare, on
+// this and on the class.
+func TestKotlin(t *testing.T) {
+	t.Parallel()
+	expectFacts(t, "app/src/geo/Circle.kt", "kotlin", `package com.example.geo
+
+import kotlin.math.PI
+import com.example.shapes.Shape as S
+import com.example.util.*
+
+/** A circle. */
+class Circle(val radius: Double, scale: Int) : Shape(), Comparable<Circle> {
+    fun area(): Double {
+        val s = scale(2.0)
+        log("area")
+        this.check()
+        return PI * radius * radius + s.size
+    }
+
+    private fun scale(k: Double) = Circle(radius * k, 1)
+
+    fun check() {}
+
+    companion object {
+        fun unit() = Circle(1.0, 1).also { it.check() }
+    }
+}
+
+// Anything with an area.
+interface Shape2 {
+    fun area(): Double
+}
+
+object Registry : Listener by NoOp {
+    internal val items = mutableListOf<Circle>()
+}
+
+enum class Color { RED, GREEN }
+
+typealias Radius = Double
+
+const val MAX = 3
+
+fun log(msg: String) {
+    println(msg)
+}
+`, []string{
+		`edge calls app/src/geo/Circle.kt::Circle::area -> app/src/geo/Circle.kt::Circle::check 0.9 name @12`,
+		`edge calls app/src/geo/Circle.kt::Circle::area -> app/src/geo/Circle.kt::Circle::scale 0.9 name @10`,
+		`edge calls app/src/geo/Circle.kt::Circle::area -> app/src/geo/Circle.kt::log 0.9 name @11`,
+		`edge calls app/src/geo/Circle.kt::Circle::scale -> app/src/geo/Circle.kt::Circle 0.9 name @16`,
+		`edge calls app/src/geo/Circle.kt::Circle::unit -> app/src/geo/Circle.kt::Circle 0.9 name @21`,
+		`edge contains app/src/geo/Circle.kt -> app/src/geo/Circle.kt::Circle 1 name @8`,
+		`edge contains app/src/geo/Circle.kt -> app/src/geo/Circle.kt::Color 1 name @34`,
+		`edge contains app/src/geo/Circle.kt -> app/src/geo/Circle.kt::MAX 1 name @38`,
+		`edge contains app/src/geo/Circle.kt -> app/src/geo/Circle.kt::Radius 1 name @36`,
+		`edge contains app/src/geo/Circle.kt -> app/src/geo/Circle.kt::Registry 1 name @30`,
+		`edge contains app/src/geo/Circle.kt -> app/src/geo/Circle.kt::Shape2 1 name @26`,
+		`edge contains app/src/geo/Circle.kt -> app/src/geo/Circle.kt::log 1 name @40`,
+		`edge contains app/src/geo/Circle.kt::Circle -> app/src/geo/Circle.kt::Circle::area 1 name @9`,
+		`edge contains app/src/geo/Circle.kt::Circle -> app/src/geo/Circle.kt::Circle::check 1 name @18`,
+		`edge contains app/src/geo/Circle.kt::Circle -> app/src/geo/Circle.kt::Circle::radius 1 name @8`,
+		`edge contains app/src/geo/Circle.kt::Circle -> app/src/geo/Circle.kt::Circle::scale 1 name @16`,
+		`edge contains app/src/geo/Circle.kt::Circle -> app/src/geo/Circle.kt::Circle::unit 1 name @21`,
+		`edge contains app/src/geo/Circle.kt::Color -> app/src/geo/Circle.kt::Color::GREEN 1 name @34`,
+		`edge contains app/src/geo/Circle.kt::Color -> app/src/geo/Circle.kt::Color::RED 1 name @34`,
+		`edge contains app/src/geo/Circle.kt::Registry -> app/src/geo/Circle.kt::Registry::items 1 name @31`,
+		`edge contains app/src/geo/Circle.kt::Shape2 -> app/src/geo/Circle.kt::Shape2::area 1 name @27`,
+		`edge imports app/src/geo/Circle.kt -> com.example.shapes::Shape as S 0.5 import @4`,
+		`edge imports app/src/geo/Circle.kt -> com.example.util::* 0.5 import @5`,
+		`edge imports app/src/geo/Circle.kt -> kotlin.math::PI 0.5 import @3`,
+		`node class app/src/geo/Circle.kt::Circle 8:7-23 sig="class Circle(val radius: Double, scale: Int) : Shape(), Comparable<Circle>" doc="A circle." exported`,
+		`node class app/src/geo/Circle.kt::Registry 30:8-32 sig="object Registry : Listener by NoOp" exported`,
+		`node constant app/src/geo/Circle.kt::MAX 38:11-38 sig="const val MAX = 3" exported`,
+		`node enum app/src/geo/Circle.kt::Color 34:12-34 sig="enum class Color { RED, GREEN }" exported`,
+		`node field app/src/geo/Circle.kt::Circle::radius 8:18-8 sig="val radius: Double" exported`,
+		`node field app/src/geo/Circle.kt::Registry::items 31:18-31 sig="internal val items = mutableListOf<Circle>()"`,
+		`node file app/src/geo/Circle.kt 1:0-43`,
+		`node function app/src/geo/Circle.kt::log 40:5-42 sig="fun log(msg: String)" exported`,
+		`node interface app/src/geo/Circle.kt::Shape2 26:11-28 sig="interface Shape2" doc="Anything with an area." exported`,
+		`node method app/src/geo/Circle.kt::Circle::area 9:9-14 sig="fun area(): Double" exported`,
+		`node method app/src/geo/Circle.kt::Circle::check 18:9-18 sig="fun check() {}" exported`,
+		`node method app/src/geo/Circle.kt::Circle::scale 16:17-16 sig="private fun scale(k: Double) = Circle(radius * k, 1)"`,
+		`node method app/src/geo/Circle.kt::Circle::unit 21:13-21 sig="fun unit() = Circle(1.0, 1).also { it.check() }" exported`,
+		`node method app/src/geo/Circle.kt::Shape2::area 27:9-27 sig="fun area(): Double" exported`,
+		`node type_alias app/src/geo/Circle.kt::Radius 36:11-36 sig="typealias Radius = Double" exported`,
+		`node variant app/src/geo/Circle.kt::Color::GREEN 34:25-34 sig="GREEN" exported`,
+		`node variant app/src/geo/Circle.kt::Color::RED 34:20-34 sig="RED" exported`,
+		`unresolved calls app/src/geo/Circle.kt::Circle::unit -> <expr>.also @21:22`,
+		`unresolved calls app/src/geo/Circle.kt::Circle::unit -> it.check @21:44`,
+		`unresolved calls app/src/geo/Circle.kt::Registry::items -> mutableListOf @31:26`,
+		`unresolved calls app/src/geo/Circle.kt::log -> println @41:5`,
+		`unresolved extends app/src/geo/Circle.kt::Circle -> Shape @8:48`,
+		`unresolved implements app/src/geo/Circle.kt::Circle -> Comparable @8:57`,
+		`unresolved implements app/src/geo/Circle.kt::Registry -> Listener @30:19`,
+	})
+}
+
+func TestKotlinSyntaxErrorKeepsWhatParsed(t *testing.T) {
+	t.Parallel()
+	src := "class A {\n    fun ok() {}\n    fun broken() {\n        val x = = 3\n    }\n}\n\nfun after() {\n    ok()\n}\n"
+	expectPartial(t, "e.kt", "kotlin", src, "4", "e.kt::A", "e.kt::A::ok", "e.kt::after")
+}

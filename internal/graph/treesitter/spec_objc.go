@@ -1,0 +1,102 @@
+package treesitter
+
+import (
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/etalab-ia/albert-code/internal/graph"
+)
+
+// objcSpec reads tree-sitter-objc 3.0.2 (vendored in grammar/objc), a superset
+// of C: C's definitions, calls and includes are read as cSpec reads them.
+//
+// `@interface` and `@implementation` of a class (or of a category of it) are one
+// class; a method declared in the interface is replaced by its definition in the
+// implementation of the same file. A method is named by its selector's first
+// part (`scale` for `scale:with:`), as a message names it. A `@property` is a
+// field; a `@protocol` is an interface. The superclass is an extends edge, the
+// protocols a class adopts (`<NSCopying>`) implements, those a protocol adopts
+// extends. A message `[obj m]` is the call `obj.m`, `[self m]` resolved in the
+// enclosing class; `#import` and `@import` are imports.
+var objcSpec = Spec{
+	Refs: []string{"identifier", "type_identifier"},
+	Defs: append([]DefRule{
+		{Node: "class_interface", Kind: graph.KindClass, NameTypes: []string{"identifier"}},
+		{Node: "class_implementation", Kind: graph.KindClass, NameTypes: []string{"identifier"}},
+		{Node: "protocol_declaration", Kind: graph.KindInterface, NameTypes: []string{"identifier"}},
+		{Node: "method_declaration", Kind: graph.KindMethod, NameTypes: []string{"identifier"}, Forward: true},
+		{Node: "method_definition", Kind: graph.KindMethod, NameTypes: []string{"identifier"}},
+		{Node: "property_declaration", Kind: graph.KindField, Names: objcPropertyName},
+	}, cDefs...),
+	Calls: []CallRule{
+		{Node: "call_expression", Field: "function", Targets: []graph.NodeKind{graph.KindFunction}},
+		{Node: "message_expression", Field: "method", Receiver: "receiver", Targets: []graph.NodeKind{graph.KindMethod}},
+	},
+	Imports: map[string]func(*sitter.Node, []byte) []string{"preproc_include": cInclude, "module_import": objcModuleImport},
+	Heritage: []HeritageRule{
+		{Def: "class_interface", DefField: "superclass", Kind: graph.EdgeExtends, Bases: objcSelf},
+		{Def: "class_interface", Clause: "parameterized_arguments", Kind: graph.EdgeImplements, Bases: objcProtocols},
+		{Def: "protocol_declaration", Clause: "protocol_reference_list", Kind: graph.EdgeExtends},
+	},
+	Member:      []MemberRule{{Node: "field_expression", Object: "argument", Member: "field"}},
+	SelfNames:   []string{"self"},
+	Comments:    []string{"comment"},
+	DocWrappers: []string{"type_definition", "declaration", "field_declaration"},
+	Exported:    cExported,
+	Unwrap:      cDeclarators,
+}
+
+// objcPropertyName is the name a `@property` declares (its struct_declarator).
+func objcPropertyName(n *sitter.Node, _ []byte) []*sitter.Node {
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		c := n.NamedChild(i)
+		if c.Kind() != "struct_declaration" {
+			continue
+		}
+		for j := uint(0); j < c.NamedChildCount(); j++ {
+			d := c.NamedChild(j)
+			if d.Kind() != "struct_declarator" {
+				continue
+			}
+			for d != nil && d.Kind() != "identifier" {
+				next := d.ChildByFieldName("declarator")
+				if next == nil && d.NamedChildCount() > 0 {
+					next = d.NamedChild(0)
+				}
+				d = next
+			}
+			if d != nil {
+				return []*sitter.Node{d}
+			}
+		}
+	}
+	return nil
+}
+
+// objcSelf is a clause that is itself the base (the superclass's identifier).
+func objcSelf(clause *sitter.Node, _ []byte) []*sitter.Node { return []*sitter.Node{clause} }
+
+// objcProtocols are the protocols in `<A, B>`.
+func objcProtocols(clause *sitter.Node, _ []byte) []*sitter.Node {
+	var out []*sitter.Node
+	for i := uint(0); i < clause.NamedChildCount(); i++ {
+		c := clause.NamedChild(i)
+		if c.Kind() == "type_name" && c.NamedChildCount() > 0 {
+			c = c.NamedChild(0)
+		}
+		if c.Kind() == "type_identifier" || c.Kind() == "identifier" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// objcModuleImport reads `@import UIKit;` and `@import A.B;`.
+func objcModuleImport(n *sitter.Node, src []byte) []string {
+	path := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(text(n, src)), "@import"), ";"))
+	if path == "" || len(path) > maxName || strings.ContainsAny(path, " \n") {
+		return nil
+	}
+	return []string{ImportTarget(path, "", "")}
+}
