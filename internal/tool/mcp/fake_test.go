@@ -99,6 +99,7 @@ func runFakeServer() {
 			}
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, nil, nil
 		})
+	addSampleTool(s)
 	if os.Getenv(fakeServerEnv) == "slow-start" {
 		time.Sleep(time.Minute)
 	}

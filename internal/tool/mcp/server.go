@@ -38,6 +38,10 @@ type Server struct {
 	// progress maps the progress token of each call in flight to its Progress func.
 	progress  sync.Map
 	nextToken atomic.Int64
+	// sampling finds who answers the server's sampling requests (nil: nobody);
+	// samplingGranted is set once the user allowed them for the session.
+	sampling        func() *SamplingHost
+	samplingGranted atomic.Bool
 
 	mu      sync.Mutex
 	session *sdk.ClientSession
@@ -66,6 +70,10 @@ type Options struct {
 	// Sandbox starts stdio servers: their environment scrubbed, their tree tied to
 	// the agent, and confined as the server's sandbox setting says.
 	Sandbox *sandbox.Sandbox
+	// Sampling returns who answers a server's sampling requests now: the current
+	// run's model and approver, or nil between runs. Nil declares no sampling
+	// capability at all; so does a server whose sampling is "deny".
+	Sampling func() *SamplingHost
 }
 
 const defaultShutdownGrace = 2 * time.Second
@@ -73,11 +81,17 @@ const defaultShutdownGrace = 2 * time.Second
 // NewServer prepares the connection to cfg without starting anything.
 func NewServer(cfg config.MCPServer, o Options) *Server {
 	s := &Server{cfg: cfg}
-	s.client = sdk.NewClient(&sdk.Implementation{Name: "albert-code", Version: o.Version}, &sdk.ClientOptions{
-		// No roots, sampling or elicitation: the agent serves none of them.
+	copts := &sdk.ClientOptions{
+		// No roots or elicitation: the agent serves neither.
 		Capabilities:                &sdk.ClientCapabilities{},
 		ProgressNotificationHandler: s.onProgress,
-	})
+	}
+	if samplingEnabled(cfg, o) {
+		s.sampling = o.Sampling
+		//lint:ignore SA1019 deprecated by MCP 2026-07-28 but kept for a year, and servers still ask (see sampling.go)
+		copts.CreateMessageHandler = s.createMessage
+	}
+	s.client = sdk.NewClient(&sdk.Implementation{Name: "albert-code", Version: o.Version}, copts)
 	grace := o.ShutdownGrace
 	if grace <= 0 {
 		grace = defaultShutdownGrace
