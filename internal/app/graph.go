@@ -437,13 +437,22 @@ func newGraphChangesCmd(repo *string) *cobra.Command {
 				return printJSON(cmd.OutOrStdout(), rep)
 			}
 			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "%d definition(s) touched in %d file(s)\n", len(rep.Changed), len(rep.Files))
+			fmt.Fprintf(w, "%d definition(s) touched in %d file(s), risk %.2f (%s)\n", len(rep.Changed), len(rep.Files), rep.RiskScore, rep.Risk)
 			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 			for _, c := range rep.Changed {
-				fmt.Fprintf(tw, "%s\t%s:%d\t%s\t%d dependent(s)\n", c.Risk, c.File, c.Line, c.QName, c.Dependents)
+				fmt.Fprintf(tw, "%.2f %s\t%s:%d\t%s\t%d dependent(s)\n", c.RiskScore, c.Risk, c.File, c.Line, c.QName, c.Dependents)
 			}
 			if err := tw.Flush(); err != nil {
 				return err
+			}
+			for _, c := range rep.Communities {
+				fmt.Fprintf(w, "community %d %s: %d changed, %d dependent(s)\n", c.ID, c.Name, c.Changed, c.Dependents)
+			}
+			for _, p := range rep.Processes {
+				fmt.Fprintf(w, "process %s (%s) reaches %s\n", p.Entry, p.Why, strings.Join(p.Reaches, ", "))
+			}
+			if rep.ProcessesCount > len(rep.Processes) {
+				fmt.Fprintf(w, "... and %d more processes (--json)\n", rep.ProcessesCount-len(rep.Processes))
 			}
 			if len(rep.Unmapped) > 0 {
 				fmt.Fprintf(w, "not in the index: %s\n", strings.Join(rep.Unmapped, ", "))

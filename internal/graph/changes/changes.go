@@ -32,23 +32,36 @@ type Changed struct {
 	Lines int `json:"changed_lines"`
 	// Dependents is how many definitions reach it within the impact depth.
 	Dependents int `json:"dependents"`
-	// Risk is low, medium or high: a heuristic from Dependents and whether the
-	// symbol is exported, not a measurement.
-	Risk string `json:"risk"`
+	// RiskScore is in [0, 1]: the weighted factors below (see Score). Risk is its
+	// band: low under 0.3, medium under 0.6, high from 0.6.
+	RiskScore float64     `json:"risk_score"`
+	Risk      string      `json:"risk"`
+	Factors   RiskFactors `json:"risk_factors"`
+	// Community is the definition's own; absent when it is connected to nothing.
+	Community *query.CommunityRef `json:"community,omitempty"`
+	// Processes are the entry points whose flow (impact depth) reaches it.
+	Processes []string `json:"processes,omitempty"`
 }
 
 // Report is the answer for one diff.
 type Report struct {
-	Base      string    `json:"base"`
-	Files     []string  `json:"files"`
-	Changed   []Changed `json:"changed"`
-	Unmapped  []string  `json:"unmapped,omitempty"` // changed files the index has no definitions for
-	Heuristic string    `json:"heuristic"`
+	Base    string    `json:"base"`
+	Files   []string  `json:"files"`
+	Changed []Changed `json:"changed"`
+	// RiskScore is the highest of the changed definitions' scores.
+	RiskScore float64 `json:"risk_score"`
+	Risk      string  `json:"risk"`
+	// Communities are those the changed definitions and their dependents belong
+	// to, the most touched first.
+	Communities      []CommunityTouch `json:"communities"`
+	CommunitiesCount int              `json:"communities_count"`
+	// Processes are the entry points that reach a changed definition, the
+	// first ProcessListCap of ProcessesCount.
+	Processes      []ProcessTouch `json:"processes"`
+	ProcessesCount int            `json:"processes_count"`
+	Unmapped       []string       `json:"unmapped,omitempty"` // changed files the index has no definitions for
+	Heuristic      string         `json:"heuristic"`
 }
-
-// heuristicNote is attached to every report: the numbers are counts, the risk label
-// is a judgement on top of them.
-const heuristicNote = "risk is a heuristic: high when 10 or more definitions depend on the symbol or it is exported with dependents, medium with any dependent, low otherwise (impact depth 3)"
 
 // Diff runs `git diff --unified=0 base` in root (base "" means the working tree
 // against HEAD) and returns its hunks.
@@ -118,9 +131,11 @@ func parseHunkHeader(line string) (Hunk, error) {
 
 // Map finds the definitions the hunks touch, the innermost one for each changed
 // line (a method rather than its type, a function rather than its file), and
-// measures their impact.
+// measures their impact: dependents, communities and processes reached, and a
+// risk score (see Score).
 func Map(ctx context.Context, st *store.Store, base string, hunks []Hunk) (*Report, error) {
-	rep := &Report{Base: base, Heuristic: heuristicNote, Changed: []Changed{}}
+	rep := &Report{Base: base, Heuristic: heuristicNote, Changed: []Changed{},
+		Communities: []CommunityTouch{}, Processes: []ProcessTouch{}}
 	byFile := map[string][]Hunk{}
 	for _, h := range hunks {
 		if _, seen := byFile[h.File]; !seen {
@@ -129,12 +144,13 @@ func Map(ctx context.Context, st *store.Store, base string, hunks []Hunk) (*Repo
 		byFile[h.File] = append(byFile[h.File], h)
 	}
 	sort.Strings(rep.Files)
+	var nodes []graph.Node
 	for _, file := range rep.Files {
-		nodes, err := st.NodesInFile(ctx, file)
+		inFile, err := st.NodesInFile(ctx, file)
 		if err != nil {
 			return nil, err
 		}
-		if len(nodes) == 0 {
+		if len(inFile) == 0 {
 			rep.Unmapped = append(rep.Unmapped, file)
 			continue
 		}
@@ -142,7 +158,7 @@ func Map(ctx context.Context, st *store.Store, base string, hunks []Hunk) (*Repo
 		var order []string
 		for _, h := range byFile[file] {
 			for line := h.Start; line <= h.End; line++ {
-				n, ok := innermost(nodes, line)
+				n, ok := innermost(inFile, line)
 				if !ok {
 					continue
 				}
@@ -151,11 +167,7 @@ func Map(ctx context.Context, st *store.Store, base string, hunks []Hunk) (*Repo
 					c = &Changed{Item: query.Item{QName: n.QName, Kind: string(n.Kind), File: n.File, Line: n.Line}}
 					touched[n.QName] = c
 					order = append(order, n.QName)
-					deps, err := dependents(ctx, st, n.QName)
-					if err != nil {
-						return nil, err
-					}
-					c.Dependents, c.Risk = deps, risk(deps, n.Exported)
+					nodes = append(nodes, n)
 				}
 				c.Lines++
 			}
@@ -163,6 +175,13 @@ func Map(ctx context.Context, st *store.Store, base string, hunks []Hunk) (*Repo
 		for _, q := range order {
 			rep.Changed = append(rep.Changed, *touched[q])
 		}
+	}
+	if len(rep.Changed) == 0 {
+		rep.Risk = band(0)
+		return rep, nil
+	}
+	if err := assess(ctx, st, rep, nodes); err != nil {
+		return nil, err
 	}
 	return rep, nil
 }
@@ -184,22 +203,4 @@ func innermost(nodes []graph.Node, line int) (graph.Node, bool) {
 		}
 	}
 	return best, found
-}
-
-func dependents(ctx context.Context, st *store.Store, qname string) (int, error) {
-	a, err := query.AskWith(ctx, st, "impact", qname, query.Options{Depth: 3})
-	if err != nil {
-		return 0, err
-	}
-	return a.TotalCount, nil
-}
-
-func risk(dependents int, exported bool) string {
-	switch {
-	case dependents >= 10 || exported && dependents > 0:
-		return "high"
-	case dependents > 0:
-		return "medium"
-	}
-	return "low"
 }

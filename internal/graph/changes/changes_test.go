@@ -2,6 +2,7 @@ package changes
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,6 +65,24 @@ func Double(x int) int { return Add(x, x) }
 func Quad(x int) int { return Double(Double(x)) }
 `
 
+const libTest = `package lib
+
+import "testing"
+
+func TestQuad(t *testing.T) {
+	if Quad(1) != 4 {
+		t.Fatal("Quad")
+	}
+}
+`
+
+const mainGo = `package main
+
+import "example.com/d/lib"
+
+func main() { println(lib.Quad(2)) }
+`
+
 func git(t *testing.T, dir string, args ...string) {
 	t.Helper()
 	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.email=t@t", "-c", "user.name=t"}, args...)...)
@@ -76,7 +95,9 @@ func TestDetectChangesOnARealDiff(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	root := t.TempDir()
-	for rel, src := range map[string]string{"go.mod": "module example.com/d\n\ngo 1.26\n", "lib/lib.go": lib, "README.md": "x\n"} {
+	files := map[string]string{"go.mod": "module example.com/d\n\ngo 1.26\n", "lib/lib.go": lib, "README.md": "x\n",
+		"lib/lib_test.go": libTest, "cmd/d/main.go": mainGo}
+	for rel, src := range files {
 		p := filepath.Join(root, rel)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -114,19 +135,77 @@ func TestDetectChangesOnARealDiff(t *testing.T) {
 	}
 	var got []string
 	for _, c := range rep.Changed {
-		got = append(got, strings.TrimPrefix(c.QName, "example.com/d/lib.")+":"+c.Risk)
+		got = append(got, fmt.Sprintf("%s:%v:%s", strings.TrimPrefix(c.QName, "example.com/d/lib."), c.RiskScore, c.Risk))
 	}
-	// Add has Double and Quad above it and is exported; helper has no dependents.
-	if strings.Join(got, ",") != "Add:high,helper:low" {
-		t.Fatalf("changed = %v", got)
+	// Add is exported, and Double, Quad, TestQuad and main depend on it (4 within 3
+	// hops, a test among them), in two communities ({Add, Double} and {Quad,
+	// TestQuad, main}): 0.4·log2(5)/log2(65) + 0.25 + 0.2/3. helper is neither
+	// exported, nor reached, nor tested: 0.15.
+	if want := "Add:0.4709:medium,helper:0.15:low"; strings.Join(got, ",") != want {
+		t.Fatalf("changed = %v, want %s; %+v", got, want, rep)
 	}
-	if rep.Changed[0].Dependents != 2 || rep.Changed[0].Lines != 1 {
-		t.Fatalf("Add: %+v", rep.Changed[0])
+	add := rep.Changed[0]
+	if add.Dependents != 4 || add.Lines != 1 || !add.Factors.Tested || !add.Factors.PublicAPI || add.Community == nil {
+		t.Fatalf("Add: %+v", add)
+	}
+	if rep.RiskScore != add.RiskScore || rep.Risk != "medium" {
+		t.Fatalf("report risk = %v %s, want Add's", rep.RiskScore, rep.Risk)
+	}
+	var entries []string
+	for _, p := range rep.Processes {
+		entries = append(entries, strings.TrimPrefix(p.Entry, "example.com/d/")+"→"+strings.Join(p.Reaches, "+"))
+	}
+	// main first (a program), then the test; both reach Add, neither helper.
+	if strings.Join(entries, ",") != "cmd/d.main→example.com/d/lib.Add,lib.TestQuad→example.com/d/lib.Add" || rep.ProcessesCount != 2 {
+		t.Fatalf("processes = %v (%d)", entries, rep.ProcessesCount)
+	}
+	// Quad's community holds 3 of Add's dependents, Add's own the fourth (Double).
+	if rep.CommunitiesCount != 2 || rep.Communities[0].Dependents != 3 || rep.Communities[1].Changed != 1 ||
+		rep.Communities[1].ID != add.Community.ID || add.Factors.CommunitiesCrossed != 2 {
+		t.Fatalf("communities = %+v", rep.Communities)
 	}
 	if !reflect.DeepEqual(rep.Unmapped, []string{"README.md"}) || !strings.Contains(rep.Heuristic, "heuristic") {
 		t.Fatalf("report = %+v", rep)
 	}
 	if _, err := Diff(ctx, root, "no-such-ref"); err == nil || !strings.Contains(err.Error(), "no-such-ref") {
 		t.Fatalf("bad base: %v", err)
+	}
+}
+
+func TestRiskScore(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		f    RiskFactors
+		want float64
+		band string
+	}{
+		{"private, unreached, tested", RiskFactors{Tested: true}, 0, "low"},
+		{"private, unreached, untested", RiskFactors{}, 0.15, "low"},
+		{"exported, unreached, untested", RiskFactors{PublicAPI: true}, 0.4, "medium"},
+		{"reach saturates", RiskFactors{Reach: reach(10 * ReachSaturation), Tested: true}, 0.4, "medium"},
+		{"one community is no crossing", RiskFactors{Tested: true, CommunitiesCrossed: 1}, 0, "low"},
+		{"communities saturate at 4", RiskFactors{Tested: true, CommunitiesCrossed: 9}, 0.2, "low"},
+		{"everything", RiskFactors{Reach: 1, PublicAPI: true, CommunitiesCrossed: 4}, 1, "high"},
+	} {
+		if got := Score(tc.f); got != tc.want || band(got) != tc.band {
+			t.Errorf("%s: Score = %v (%s), want %v (%s)", tc.name, got, band(got), tc.want, tc.band)
+		}
+	}
+	if reach(0) != 0 || reach(ReachSaturation) != 1 || !(reach(3) > reach(2)) {
+		t.Errorf("reach is not a saturating log: %v %v", reach(0), reach(ReachSaturation))
+	}
+}
+
+func TestIsTestFile(t *testing.T) {
+	t.Parallel()
+	for file, want := range map[string]bool{
+		"lib/lib_test.go": true, "lib/lib.go": false, "pkg/test_util.py": true, "pkg/util_test.py": true,
+		"src/a.test.ts": true, "src/a.spec.js": true, "tests/helpers.py": true, "src/__tests__/x.js": true,
+		"src/latest.go": false, "": false,
+	} {
+		if isTestFile(file) != want {
+			t.Errorf("isTestFile(%q) = %v", file, !want)
+		}
 	}
 }
