@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -39,6 +40,7 @@ type Page struct {
 type PageParams struct {
 	Offset int `json:"offset,omitempty" jsonschema:"index of the first item to return (0 for the first page; pass the previous next_offset to continue)"`
 	Limit  int `json:"limit,omitempty" jsonschema:"most items to return (default 50, at most 1000); the response budget may return fewer"`
+	ShapeParams
 }
 
 func (p PageParams) bounds(total, def int) (offset, limit int) {
@@ -92,7 +94,32 @@ func (e *tooLargeError) Error() string {
 // fitPage returns the result of render(n) for the largest n ≤ want whose encoded
 // size fits the budget. render must grow with n. At least one item is returned
 // when want > 0: a page of none would send the agent back to the same offset.
+// When not even one item fits, the page is tried again without its next_steps:
+// hints are worth less than the answer.
 func (h *handler) fitPage(offset, want int, render func(n int) any) (*mcp.CallToolResult, error) {
+	res, err := h.fitPageAsIs(offset, want, render)
+	var tooLarge *tooLargeError
+	if errors.As(err, &tooLarge) {
+		return h.fitPageAsIs(offset, want, func(n int) any { return withoutHints(render(n)) })
+	}
+	return res, err
+}
+
+// withoutHints is out with its next_steps left out.
+func withoutHints(out any) any {
+	b, err := json.Marshal(out)
+	if err != nil {
+		return out
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(b, &m) != nil {
+		return out
+	}
+	delete(m, "next_steps")
+	return m
+}
+
+func (h *handler) fitPageAsIs(offset, want int, render func(n int) any) (*mcp.CallToolResult, error) {
 	budget := h.cfg.Budget
 	res, size, err := encode(render(want), false)
 	if err != nil || size <= budget {

@@ -23,9 +23,13 @@ type CommunitiesOut struct {
 	Communities []query.Community `json:"communities"`
 	Page
 	Freshness *Freshness `json:"freshness"`
+	NextSteps []NextStep `json:"next_steps,omitempty"`
 }
 
 func (h *handler) communities(ctx context.Context, _ *mcp.CallToolRequest, in CommunitiesParams) (*mcp.CallToolResult, any, error) {
+	if err := in.check(); err != nil {
+		return nil, nil, err
+	}
 	st, err := h.open()
 	if err != nil {
 		return nil, nil, err
@@ -44,9 +48,10 @@ func (h *handler) communities(ctx context.Context, _ *mcp.CallToolRequest, in Co
 	fresh := h.freshness(ctx, st)
 	all := a.Communities
 	offset, limit := in.bounds(len(all), 20)
-	res, err := h.fitPage(offset, min(limit, len(all)-offset), func(n int) any {
+	res, err := h.fitPage(offset, min(limit, len(all)-offset), in.shaped(func(n int) any {
+		page := newPage(offset, n, len(all))
 		return CommunitiesOut{PartitionSummary: a.PartitionSummary, Communities: all[offset : offset+n],
-			Page: newPage(offset, n, len(all)), Freshness: fresh}
-	})
+			Page: page, Freshness: fresh, NextSteps: h.communitySteps(in, all[offset:offset+n], page)}
+	}))
 	return res, nil, err
 }

@@ -41,6 +41,9 @@ func (h *handler) impact(ctx context.Context, _ *mcp.CallToolRequest, in ImpactP
 	if strings.TrimSpace(in.Symbol) == "" {
 		return nil, nil, errors.New("symbol is empty: give a qualified or bare name")
 	}
+	if err := in.check(); err != nil {
+		return nil, nil, err
+	}
 	st, err := h.open()
 	if err != nil {
 		return nil, nil, err
@@ -61,13 +64,15 @@ func (h *handler) impact(ctx context.Context, _ *mcp.CallToolRequest, in ImpactP
 	}
 	all := items(a.Items, "")
 	offset, limit := in.bounds(len(all), defaultLimit)
-	res, err := h.fitPage(offset, min(limit, len(all)-offset), func(n int) any {
+	res, err := h.fitPage(offset, min(limit, len(all)-offset), in.shaped(func(n int) any {
+		page := newPage(offset, n, len(all))
 		return ImpactOut{
 			AnswerOut: AnswerOut{Question: a.Question, Symbol: a.Symbol, Certainty: a.Certainty, Why: a.Why,
-				Targets: items(a.Targets, ""), Items: all[offset : offset+n], Page: newPage(offset, n, len(all)), Freshness: fresh},
+				Targets: items(a.Targets, ""), Items: all[offset : offset+n], Page: page, Freshness: fresh,
+				NextSteps: h.impactSteps(in, a.NextHop, all[offset:offset+n], page)},
 			Depth: a.Depth, Reached: a.TotalCount, ByHop: a.ByHop, FromHop: a.FromHop, ToHop: a.ToHop,
 			NextHop: a.NextHop, WalkTruncated: a.Truncated,
 		}
-	})
+	}))
 	return res, nil, err
 }

@@ -125,11 +125,15 @@ type SearchOut struct {
 	Items []Item      `json:"items"`
 	Page
 	Freshness *Freshness `json:"freshness"`
+	NextSteps []NextStep `json:"next_steps,omitempty"`
 }
 
 func (h *handler) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchParams) (*mcp.CallToolResult, any, error) {
 	if strings.TrimSpace(in.Query) == "" {
 		return nil, nil, errors.New("query is empty: give the words to look for")
+	}
+	if err := in.check(); err != nil {
+		return nil, nil, err
 	}
 	st, err := h.open()
 	if err != nil {
@@ -148,10 +152,11 @@ func (h *handler) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchP
 	fresh := h.freshness(ctx, st)
 	offset, limit := in.bounds(len(all), 20)
 	want := min(limit, len(all)-offset)
-	res, err := h.fitPage(offset, want, func(n int) any {
+	res, err := h.fitPage(offset, want, in.shaped(func(n int) any {
+		page := newPage(offset, n, len(all))
 		return SearchOut{Query: in.Query, Certainty: query.LowerBound, Why: why, Legs: a.Legs, Items: all[offset : offset+n],
-			Page: newPage(offset, n, len(all)), Freshness: fresh}
-	})
+			Page: page, Freshness: fresh, NextSteps: h.searchSteps(in.Query, all[offset:offset+n], page)}
+	}))
 	return res, nil, err
 }
 
@@ -200,6 +205,7 @@ type AnswerOut struct {
 	Items   []Item `json:"items"`
 	Page
 	Freshness *Freshness `json:"freshness"`
+	NextSteps []NextStep `json:"next_steps,omitempty"`
 }
 
 // ask runs one question, turning an unknown symbol into its answer.
@@ -217,7 +223,16 @@ func (h *handler) ask(ctx context.Context, st *store.Store, kind, symbol string)
 }
 
 func (h *handler) question(kind string) mcp.ToolHandlerFor[SymbolParams, any] {
+	tool := ""
+	for _, q := range questionTools {
+		if q.kind == kind {
+			tool = q.name
+		}
+	}
 	return func(ctx context.Context, _ *mcp.CallToolRequest, in SymbolParams) (*mcp.CallToolResult, any, error) {
+		if err := in.check(); err != nil {
+			return nil, nil, err
+		}
 		st, err := h.open()
 		if err != nil {
 			return nil, nil, err
@@ -234,10 +249,12 @@ func (h *handler) question(kind string) mcp.ToolHandlerFor[SymbolParams, any] {
 		all := items(a.Items, questionRelation[kind])
 		offset, limit := in.bounds(len(all), defaultLimit)
 		want := min(limit, len(all)-offset)
-		res, err = h.fitPage(offset, want, func(n int) any {
+		res, err = h.fitPage(offset, want, in.shaped(func(n int) any {
+			page := newPage(offset, n, len(all))
 			return AnswerOut{Question: a.Question, Symbol: a.Symbol, Certainty: a.Certainty, Why: a.Why,
-				Targets: items(a.Targets, ""), Items: all[offset : offset+n], Page: newPage(offset, n, len(all)), Freshness: fresh}
-		})
+				Targets: items(a.Targets, ""), Items: all[offset : offset+n], Page: page, Freshness: fresh,
+				NextSteps: h.questionSteps(kind, in.Symbol, all[offset:offset+n], page, tool)}
+		}))
 		return res, nil, err
 	}
 }
@@ -260,9 +277,13 @@ type SymbolOut struct {
 	Callees     Section `json:"callees"`
 	Page
 	Freshness *Freshness `json:"freshness"`
+	NextSteps []NextStep `json:"next_steps,omitempty"`
 }
 
 func (h *handler) symbol(ctx context.Context, _ *mcp.CallToolRequest, in SymbolParams) (*mcp.CallToolResult, any, error) {
+	if err := in.check(); err != nil {
+		return nil, nil, err
+	}
 	st, err := h.open()
 	if err != nil {
 		return nil, nil, err
@@ -293,11 +314,12 @@ func (h *handler) symbol(ctx context.Context, _ *mcp.CallToolRequest, in SymbolP
 		lo, hi := min(offset, len(all)), min(offset+n, len(all))
 		return Section{Certainty: a.Certainty, Why: a.Why, Items: all[lo:hi], TotalCount: len(all)}
 	}
-	res, err = h.fitPage(offset, want, func(n int) any {
+	res, err = h.fitPage(offset, want, in.shaped(func(n int) any {
+		page := newPage(offset, n, total)
 		return SymbolOut{Symbol: in.Symbol, Certainty: certainty, Definitions: items(def.Items, ""),
 			Callers: section(callers, in1, n), Callees: section(callees, in2, n),
-			Page: newPage(offset, n, total), Freshness: fresh}
-	})
+			Page: page, Freshness: fresh, NextSteps: h.questionSteps("context", in.Symbol, in1, page, "get_symbol")}
+	}))
 	return res, nil, err
 }
 
@@ -320,6 +342,9 @@ type SQLOut struct {
 }
 
 func (h *handler) sql(ctx context.Context, _ *mcp.CallToolRequest, in SQLParams) (*mcp.CallToolResult, any, error) {
+	if err := in.check(); err != nil {
+		return nil, nil, err
+	}
 	st, err := h.open()
 	if err != nil {
 		return nil, nil, err
@@ -335,19 +360,29 @@ func (h *handler) sql(ctx context.Context, _ *mcp.CallToolRequest, in SQLParams)
 	fresh := h.freshness(ctx, st)
 	offset, limit := in.bounds(len(rows), defaultLimit)
 	want := min(limit, len(rows)-offset)
-	res, err := h.fitPage(offset, want, func(n int) any {
+	res, err := h.fitPage(offset, want, in.shaped(func(n int) any {
 		return SQLOut{Columns: cols, Rows: rows[offset : offset+n], RowCapHit: capped,
 			Page: newPage(offset, n, len(rows)), Freshness: fresh}
-	})
+	}))
 	return res, nil, err
 }
 
 // ChangesIn is detect_changes' input.
 type ChangesIn struct {
 	Base string `json:"base,omitempty" jsonschema:"revision the working tree is compared with (default HEAD)"`
+	ShapeParams
+}
+
+// ChangesOut is detect_changes' answer.
+type ChangesOut struct {
+	*changes.Report
+	NextSteps []NextStep `json:"next_steps,omitempty"`
 }
 
 func (h *handler) detectChanges(ctx context.Context, _ *mcp.CallToolRequest, in ChangesIn) (*mcp.CallToolResult, any, error) {
+	if err := in.check(); err != nil {
+		return nil, nil, err
+	}
 	st, err := h.open()
 	if err != nil {
 		return nil, nil, err
@@ -361,7 +396,11 @@ func (h *handler) detectChanges(ctx context.Context, _ *mcp.CallToolRequest, in 
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := h.fitWhole(rep, false)
+	out := any(ChangesOut{Report: rep, NextSteps: h.changesSteps(rep)})
+	if in.compact() {
+		out = in.apply(out)
+	}
+	res, err := h.fitWhole(out, false)
 	return res, nil, err
 }
 
@@ -390,9 +429,13 @@ type EntryPointsOut struct {
 	Items     []Item `json:"items"`
 	Page
 	Freshness *Freshness `json:"freshness"`
+	NextSteps []NextStep `json:"next_steps,omitempty"`
 }
 
 func (h *handler) entryPoints(ctx context.Context, _ *mcp.CallToolRequest, in PageParams) (*mcp.CallToolResult, any, error) {
+	if err := in.check(); err != nil {
+		return nil, nil, err
+	}
 	st, err := h.open()
 	if err != nil {
 		return nil, nil, err
@@ -405,9 +448,10 @@ func (h *handler) entryPoints(ctx context.Context, _ *mcp.CallToolRequest, in Pa
 	all := items(a.Items, "")
 	fresh := h.freshness(ctx, st)
 	offset, limit := in.bounds(len(all), 50)
-	res, err := h.fitPage(offset, min(limit, len(all)-offset), func(n int) any {
+	res, err := h.fitPage(offset, min(limit, len(all)-offset), in.shaped(func(n int) any {
+		page := newPage(offset, n, len(all))
 		return EntryPointsOut{Certainty: a.Certainty, Why: a.Why, Items: all[offset : offset+n],
-			Page: newPage(offset, n, len(all)), Freshness: fresh}
-	})
+			Page: page, Freshness: fresh, NextSteps: h.entrySteps(all, page)}
+	}))
 	return res, nil, err
 }
