@@ -116,11 +116,10 @@ func Communities(ctx context.Context, st *store.Store, symbol string, opt Commun
 	if opt.Members == 0 {
 		opt.Members = 10
 	}
-	g, err := loadCommunityGraph(ctx, st)
+	g, p, err := partition(ctx, st, opt.Resolution)
 	if err != nil {
 		return nil, err
 	}
-	p := community.Detect(len(g.nodes), g.edges, community.Options{Resolution: opt.Resolution})
 	a := &CommunitiesAnswer{Communities: []Community{}}
 	a.PartitionSummary = PartitionSummary{Question: "communities", Symbol: symbol, Certainty: LowerBound,
 		Why: "a partition that maximises modularity (Louvain, then disconnected communities split): " +
@@ -166,6 +165,30 @@ func Communities(ctx context.Context, st *store.Store, symbol string, opt Commun
 		a.NextOffset, a.Truncated = end, true
 	}
 	return a, nil
+}
+
+// partitioned is a graph and its partition, as the store keeps them.
+type partitioned struct {
+	g *communityGraph
+	p community.Partition
+}
+
+// partition loads the graph and partitions it, once per version of the index
+// while the store stays open (store.Memo): seconds on a large repository, which
+// a long-lived server would otherwise pay on every question.
+func partition(ctx context.Context, st *store.Store, resolution float64) (*communityGraph, community.Partition, error) {
+	v, err := st.Memo(ctx, fmt.Sprintf("communities/%g", resolution), func() (any, error) {
+		g, err := loadCommunityGraph(ctx, st)
+		if err != nil {
+			return nil, err
+		}
+		return partitioned{g, community.Detect(len(g.nodes), g.edges, community.Options{Resolution: resolution})}, nil
+	})
+	if err != nil {
+		return nil, community.Partition{}, err
+	}
+	pd := v.(partitioned)
+	return pd.g, pd.p, nil
 }
 
 // communityGraph is the store's symbols as indices, with weighted edges.

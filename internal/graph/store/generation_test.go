@@ -56,3 +56,25 @@ func TestLentHandleCloseLeavesTheStoreOpen(t *testing.T) {
 		t.Fatalf("after closing a lent handle, the store fails: %v", err)
 	}
 }
+
+func TestMemoComputesOncePerGeneration(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := openTest(t)
+	calls := 0
+	ask := func(st *Store) any {
+		t.Helper()
+		v, err := st.Memo(ctx, "k", func() (any, error) { calls++; return calls, nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if ask(s) != 1 || ask(s.Lend()) != 1 || calls != 1 {
+		t.Fatalf("two asks of one generation computed %d times, want 1", calls)
+	}
+	replace(t, s, twoFiles())
+	if v := ask(s); v != 2 || calls != 2 {
+		t.Fatalf("after a change the memo answered %v (%d computations), want a new value", v, calls)
+	}
+}

@@ -69,6 +69,8 @@ type conn struct {
 
 	// stmts are the reader's prepared statements, by SQL text (see prepared).
 	stmts sync.Map
+
+	memo memo // see Memo
 }
 
 // Option adjusts Open and OpenReadOnly.
