@@ -8,10 +8,12 @@ package fswalk
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	gitignore "github.com/sabhiram/go-gitignore"
 )
@@ -50,16 +52,28 @@ type Options struct {
 	// MaxDepth, when positive, skips directories nested deeper than this below root.
 	MaxDepth int
 	// OnSkip, when set, hears about what the walk leaves out for a reason other than
-	// an ignore rule: unreadable entries and directories past MaxDepth. Without it
-	// they are skipped silently, as ripgrep does.
+	// an ignore rule: unreadable entries, directories past MaxDepth, symbolic links
+	// (ErrSymlink, ErrSymlinkLoop) and other files that are not regular
+	// (ErrNotRegular). Without it they are skipped silently, as ripgrep does.
 	OnSkip func(rel string, reason error)
 	// OnDir, when set, is called with each directory the walk enters below root
 	// (a watcher needs the directories, empty ones included, not only the files).
 	OnDir func(path, rel string)
 }
 
-// ErrTooDeep is the reason OnSkip gets for a directory past Options.MaxDepth.
-var ErrTooDeep = errors.New("directory nested deeper than the walk's limit")
+// The reasons OnSkip gets for what the walk does not enter or read, besides the
+// file system's own errors.
+var (
+	// ErrTooDeep: a directory past Options.MaxDepth.
+	ErrTooDeep = errors.New("directory nested deeper than the walk's limit")
+	// ErrSymlink: a symbolic link, not followed (its target is walked where it
+	// lies under root, if it does).
+	ErrSymlink = errors.New("symbolic link, not followed")
+	// ErrSymlinkLoop: a symbolic link that leads back to itself.
+	ErrSymlinkLoop = errors.New("symbolic link loop")
+	// ErrNotRegular: a socket, a named pipe or a device.
+	ErrNotRegular = errors.New("not a regular file")
+)
 
 // Walk calls fn for every regular file under root that the ignore rules (and the
 // override) keep, in lexical order. rel is the slash-separated path from root. A
@@ -120,11 +134,34 @@ func Walk(ctx context.Context, root string, opts Options, fn func(path, rel stri
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() || skip(false) {
+		if skip(false) {
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			if opts.OnSkip != nil {
+				opts.OnSkip(rel, irregular(path, d))
+			}
 			return nil
 		}
 		return fn(path, rel, d)
 	})
+}
+
+// irregular says why an entry that is not a regular file is left out. A link's
+// target is resolved by the kernel, which bounds the hops, so a loop is an error
+// (ELOOP), never a hang.
+func irregular(path string, d fs.DirEntry) error {
+	if d.Type()&fs.ModeSymlink == 0 {
+		return fmt.Errorf("%w (%s)", ErrNotRegular, d.Type())
+	}
+	target, _ := os.Readlink(path)
+	if _, err := os.Stat(path); err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return fmt.Errorf("%w (-> %s)", ErrSymlinkLoop, target)
+		}
+		return fmt.Errorf("%w (-> %s, which does not exist)", ErrSymlink, target)
+	}
+	return fmt.Errorf("%w (-> %s)", ErrSymlink, target)
 }
 
 // load returns inherited plus the rules found in each of dirs (outermost first).

@@ -110,3 +110,29 @@ func TestWalkReportsEveryKeptDirectoryToOnDir(t *testing.T) {
 		t.Fatalf("OnDir saw %v, want %v (ignored and .git directories left out, empty ones kept)", dirs, want)
 	}
 }
+
+// TestLinksAndLoopsAreReportedNotFollowed: a link loop, a dangling link and a
+// link to a file are each reported with their reason and none is followed, so
+// the walk ends; an ignored link is not reported.
+func TestLinksAndLoopsAreReportedNotFollowed(t *testing.T) {
+	t.Parallel()
+	root := tree(t, map[string]string{"a.go": "package a\n", ".gitignore": "ignored\n"})
+	for link, target := range map[string]string{"loop1": "loop2", "loop2": "loop1", "dangling": "nowhere", "alias.go": "a.go", "ignored": "a.go", "up": "."} {
+		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := map[string]error{}
+	files := collect(t, root, Options{OnSkip: func(rel string, reason error) { got[rel] = reason }})
+	if !reflect.DeepEqual(files, []string{".gitignore", "a.go"}) {
+		t.Errorf("files = %q, want only the regular files", files)
+	}
+	for rel, want := range map[string]error{"loop1": ErrSymlinkLoop, "loop2": ErrSymlinkLoop, "dangling": ErrSymlink, "alias.go": ErrSymlink, "up": ErrSymlink} {
+		if !errors.Is(got[rel], want) {
+			t.Errorf("%s: reason %v, want %v", rel, got[rel], want)
+		}
+	}
+	if _, ok := got["ignored"]; ok || len(got) != 5 {
+		t.Errorf("reported %v; an ignored link is not reported", got)
+	}
+}
