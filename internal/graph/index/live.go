@@ -31,6 +31,7 @@ type Live struct {
 	watchErr error       // why w is nil
 	scan     *Scan       // the tree as last listed, kept up to date from events
 	stamps   map[string]stamp
+	checked  bool   // the first sync compared the store with the tree
 	synced   bool   // the store holds scan, as of head
 	head     string // HEAD at the last sync
 	at       string // the index's indexed_at at the last sync
@@ -106,8 +107,11 @@ func (l *Live) Sync(ctx context.Context) (*store.Store, *Report, error) {
 	if l.synced && head == l.head {
 		return l.st.Lend(), nil, nil
 	}
-	if l.stats.Runs == 0 && l.storeHolds(ctx, head) {
-		return l.st.Lend(), nil, nil
+	if !l.checked {
+		l.checked = true
+		if l.storeHolds(ctx, head) {
+			return l.st.Lend(), nil, nil
+		}
 	}
 	rep, err := runScan(ctx, l.root, l.st, l.opts, l.scan, time.Now())
 	if err != nil {

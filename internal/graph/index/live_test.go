@@ -198,3 +198,25 @@ func TestLiveReopensARebuiltIndex(t *testing.T) {
 		t.Fatal("after a rebuild by another process the index is empty")
 	}
 }
+
+func TestLiveIgnoresFilesNoPassReadsButNotGoMod(t *testing.T) {
+	t.Parallel()
+	root := smallModule(t)
+	l := openLive(t, root, Options{Go: golang.DefaultOptions()})
+	hasNode(t, l, "example.com/small/lib.Greet")
+	write(t, root, "lib/README.txt", "notes\n")
+	write(t, root, "lib/graph.db-wal", "an index kept inside the tree\n")
+	hasNode(t, l, "example.com/small/lib.Greet")
+	if s := l.Stats(); s.DirScans != 0 || s.Runs != 0 {
+		t.Fatalf("files no pass reads cost work: %+v", s)
+	}
+	write(t, root, "go.mod", "module example.com/small\n\ngo 1.26\n\n// edited\n")
+	st, rep, err := l.Sync(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	if rep == nil || rep.GoFullReason != "go.mod changed" {
+		t.Fatalf("after go.mod changed the run = %+v, want a Go reload because go.mod changed", rep)
+	}
+}

@@ -166,23 +166,32 @@ func (w *watcher) event(ev fsnotify.Event) {
 	if !w.dirs[dir] {
 		return // a directory the scan did not keep (ignored since, or not yet seen)
 	}
+	base := path.Base(rel)
 	switch {
 	case ev.Op == fsnotify.Chmod:
 		// Metadata only: content is unchanged (a touch). A chmod that makes a
 		// file unreadable is seen by the next full scan.
-	case ignoreFileNames[path.Base(rel)]:
+	case ignoreFileNames[base]:
 		w.all = true
 	case w.dirs[rel]:
 		w.all = true // a kept directory removed or renamed
-	case ev.Has(fsnotify.Create):
-		if info, err := os.Lstat(ev.Name); err != nil || info.IsDir() {
-			w.all = true // a new directory (or gone already): its subtree needs walking
-			return
-		}
-		w.dirty[dir] = true
-	default:
+	case ev.Has(fsnotify.Create) && isDir(ev.Name):
+		w.all = true // a new directory: its subtree needs walking
+	case LanguageOf(rel) != "" || buildFiles[base]:
 		w.dirty[dir] = true
 	}
+	// Anything else is not indexed and read by no pass (an index written inside
+	// the tree, a README): no work.
+}
+
+// buildFiles are read by the Go loader or the resolution pass besides the
+// indexed sources: an edit to one needs an index run.
+var buildFiles = map[string]bool{"go.mod": true, "go.sum": true, "go.work": true, "go.work.sum": true,
+	"tsconfig.json": true, "jsconfig.json": true, "package.json": true}
+
+func isDir(p string) bool {
+	info, err := os.Lstat(p)
+	return err == nil && info.IsDir()
 }
 
 // settle returns once every event queued before the call has been recorded: it
