@@ -157,6 +157,9 @@ func printReport(w io.Writer, rep *index.Report, path string, emb *embedReport, 
 		}
 		fmt.Fprintf(w, "Go: type-checked (exact edges)%s, %d loading or type errors\n", mode, rep.GoErrors)
 		printGoErrors(w, rep.GoErrors, rep.GoErrorList)
+	} else if rep.GoLoadError != "" {
+		fmt.Fprintf(w, "Go: not type-checked, so its edges come from tree-sitter and its answers are lower bounds:\n  %s\n",
+			strings.ReplaceAll(rep.GoLoadError, "\n", "\n  "))
 	}
 	if r := rep.Resolve; r != nil && r.Files > 0 {
 		fmt.Fprintf(w, "cross-file: %s resolved again: %d sites by import, %d by name, %d left unresolved; imports %d resolved, %d external, %d not found\n",

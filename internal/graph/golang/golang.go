@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/etalab-ia/albert-code/internal/graph"
 )
@@ -197,6 +198,43 @@ func (s errorSet) sorted() []Error {
 		return a.Msg < b.Msg
 	})
 	return out
+}
+
+// MetaLoadError is the store meta key under which the indexer keeps why the
+// module did not load (LoadErrorText), "" when it did: answers drawn from the
+// tree-sitter fallback cite it.
+const MetaLoadError = "go_load_error"
+
+// maxLoadErrorLines bounds LoadErrorText: the go command's first lines say
+// what failed (a go.mod line, a Go version); the rest repeats it. A judgement.
+const maxLoadErrorLines = 5
+
+// LoadErrorText is why Extract could not load the module at root, for a
+// report: the go command's first lines, with root's absolute path written
+// relative to it (so "go.mod:3: unknown directive" keeps its file:line) and the
+// wrapping that says nothing new left out.
+func LoadErrorText(root string, err error) string {
+	if errors.Is(err, ErrNoModule) {
+		return ErrNoModule.Error()
+	}
+	msg := err.Error()
+	if _, stderr, ok := strings.Cut(msg, "stderr: "); ok {
+		msg = stderr // the go command's own words, after go/packages' wrapping
+	}
+	if abs, aerr := filepath.Abs(root); aerr == nil {
+		msg = strings.ReplaceAll(msg, abs+string(filepath.Separator), "")
+		msg = strings.ReplaceAll(msg, abs, ".")
+	}
+	var lines []string
+	for _, l := range strings.Split(msg, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) > maxLoadErrorLines {
+		lines = append(lines[:maxLoadErrorLines], fmt.Sprintf("(%d more lines)", len(lines)-maxLoadErrorLines))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // MaxListedErrors bounds the diagnostics a report lists: enough to see the pattern

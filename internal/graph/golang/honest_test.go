@@ -136,3 +136,23 @@ func TestStandardInterfaces(t *testing.T) {
 		t.Errorf("StandardInterfaces() = %s", got)
 	}
 }
+
+// Why a module did not load keeps the go command's words and file:line,
+// relative to the root.
+func TestLoadErrorText(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write(t, dir, "go.mod", "module example.com/broken\n\ngo 1.26\nfrobnicate x\n")
+	write(t, dir, "a.go", "package broken\n")
+	_, err := Extract(context.Background(), dir, Options{Env: offline})
+	if err == nil {
+		t.Fatal("a go.mod with an unknown directive loaded")
+	}
+	got := LoadErrorText(dir, err)
+	if !strings.HasPrefix(got, "go: ") || !strings.Contains(got, "go.mod:4") || !strings.Contains(got, "frobnicate") || strings.Contains(got, dir) {
+		t.Errorf("LoadErrorText = %q, want go.mod:4 and the directive, relative to the root", got)
+	}
+	if got := LoadErrorText(dir, ErrNoModule); got != "no go.mod at the root" {
+		t.Errorf("LoadErrorText(ErrNoModule) = %q", got)
+	}
+}

@@ -326,3 +326,16 @@ func ModFilesChanged(root string, mods map[string]string) (string, bool) {
 	}
 	return modFilesChanged(root, &Snapshot{ModFiles: mods})
 }
+
+// RootModFiles hashes the go.mod, go.sum and go.work found at root, for
+// ModFilesChanged after a load that failed: there is no snapshot then, and
+// fixing one of them is what makes the module load.
+func RootModFiles(root string) map[string]string {
+	out := map[string]string{}
+	for _, name := range []string{"go.mod", "go.sum", "go.work"} {
+		if h, ok := hashFile(filepath.Join(root, name)); ok {
+			out[name] = h
+		}
+	}
+	return out
+}

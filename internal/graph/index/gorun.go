@@ -41,6 +41,8 @@ type goRun struct {
 	// clears it: the module no longer loads).
 	snapshot     *golang.Snapshot
 	saveSnapshot bool
+	// loadError is why the module did not load (saved with the snapshot).
+	loadError string
 }
 
 // extractGoChanges brings the Go files up to date. An edit of files in place
@@ -174,6 +176,9 @@ func fullGo(ctx context.Context, root string, st *store.Store, opts Options, sca
 		run.snapshot = res.Snapshot
 	} else if ctx.Err() != nil {
 		return nil, ctx.Err()
+	} else {
+		run.loadError = golang.LoadErrorText(root, err)
+		rep.GoLoadError = run.loadError
 	}
 	run.saveSnapshot = true
 	if !rep.GoTypes {
@@ -257,15 +262,20 @@ func storeSnapshot(ctx context.Context, st *store.Store, s *golang.Snapshot) err
 	if err := writeFileAtomic(goSnapshotPath(st), buf.Bytes()); err != nil {
 		return fmt.Errorf("save the Go snapshot: %w", err)
 	}
-	mods, err := json.Marshal(s.ModFiles)
-	if err != nil {
-		return err
-	}
 	sum := sha256.Sum256(buf.Bytes())
 	if err := st.SetMeta(ctx, metaGoSnapshot, hex.EncodeToString(sum[:])); err != nil {
 		return err
 	}
-	return st.SetMeta(ctx, metaGoModFiles, string(mods))
+	return storeModFiles(ctx, st, s.ModFiles)
+}
+
+// storeModFiles records the module files whose change reloads the module.
+func storeModFiles(ctx context.Context, st *store.Store, mods map[string]string) error {
+	b, err := json.Marshal(mods)
+	if err != nil {
+		return err
+	}
+	return st.SetMeta(ctx, metaGoModFiles, string(b))
 }
 
 func anyGoRenamed(rs []Rename) bool {

@@ -51,7 +51,10 @@ type Report struct {
 	Partial     []Skip         `json:"partial,omitempty"` // files with parse errors or no extraction
 	Quarantined []Skip         `json:"quarantined,omitempty"`
 	GoTypes     bool           `json:"go_types"` // Go edges came from the type checker
-	GoErrors    int            `json:"go_errors,omitempty"`
+	// GoLoadError says why the module did not load, when it did not: Go is then
+	// extracted by tree-sitter and its answers are lower bounds.
+	GoLoadError string `json:"go_load_error,omitempty"`
+	GoErrors    int    `json:"go_errors,omitempty"`
 	// GoErrorList is the first golang.MaxListedErrors of them.
 	GoErrorList []golang.Error `json:"go_error_list,omitempty"`
 	// GoMode is "incremental" when only the packages owning edited files were
@@ -73,7 +76,7 @@ type Report struct {
 // extractor) produce. A change to the facts they write for the same file must
 // move it: an index written by another version has every file extracted again,
 // since the content hashes alone would keep the old facts of unchanged files.
-const ExtractorVersion = "2"
+const ExtractorVersion = "3"
 
 // metaExtractorVersion is the meta key of the ExtractorVersion that wrote the facts.
 const metaExtractorVersion = "extractor_version"
@@ -164,6 +167,16 @@ func runScan(ctx context.Context, root string, st *store.Store, opts Options, sc
 	if gr.saveSnapshot {
 		if err := storeSnapshot(ctx, st, gr.snapshot); err != nil {
 			return nil, err
+		}
+		if err := st.SetMeta(ctx, golang.MetaLoadError, gr.loadError); err != nil {
+			return nil, err
+		}
+		if gr.loadError != "" {
+			// No snapshot records the module files: watch the root's, so
+			// that fixing them reloads.
+			if err := storeModFiles(ctx, st, golang.RootModFiles(root)); err != nil {
+				return nil, err
+			}
 		}
 	}
 	rep.Commit = gitHead(ctx, root)

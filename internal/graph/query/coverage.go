@@ -28,10 +28,6 @@ const (
 	scopeModule
 )
 
-// MetaGoLoadError is the store meta key under which the indexer keeps why the
-// Go type checker could not load the module ("" when it did).
-const MetaGoLoadError = "go_load_error"
-
 // maxGapsNamed bounds the files a reason names; the count is always given.
 const maxGapsNamed = 3
 
@@ -78,7 +74,7 @@ ORDER BY f.path`
 	if len(rows) == 0 {
 		return "", nil
 	}
-	loadErr, _, err := st.Meta(ctx, MetaGoLoadError)
+	loadErr, _, err := st.Meta(ctx, golang.MetaLoadError)
 	if err != nil {
 		return "", err
 	}
