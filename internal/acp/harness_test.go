@@ -62,6 +62,12 @@ func (t *tap) all() []string {
 // start runs Serve for a test; fromSrv is what the client reads.
 func start(t testing.TB, script fakemodel.Script, extraEnv map[string]string) (*fixture, io.Reader) {
 	t.Helper()
+	return startWith(t, script, extraEnv, nil)
+}
+
+// startWith is start with tune, when not nil, changing the options Serve gets.
+func startWith(t testing.TB, script fakemodel.Script, extraEnv map[string]string, tune func(*Options)) (*fixture, io.Reader) {
+	t.Helper()
 	srv := fakemodel.NewTest(t, script)
 	root := t.TempDir()
 	work := filepath.Join(root, "work")
@@ -83,15 +89,19 @@ func start(t testing.TB, script fakemodel.Script, extraEnv map[string]string) (*
 	outR, outW := io.Pipe()
 	f := &fixture{t: t, srv: srv, work: work, vars: vars, toSrv: inW, wire: &tap{w: outW}, done: make(chan error, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
+	opts := Options{
+		Version: "test",
+		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
+		LoadEnv: func(cwd string) (*agentenv.Env, error) {
+			return agentenv.Load(agentenv.Options{WorkDir: cwd, Trust: true,
+				LookupEnv: func(k string) (string, bool) { v, ok := vars[k]; return v, ok }})
+		},
+	}
+	if tune != nil {
+		tune(&opts)
+	}
 	go func() {
-		f.done <- Serve(ctx, inR, f.wire, Options{
-			Version: "test",
-			Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
-			LoadEnv: func(cwd string) (*agentenv.Env, error) {
-				return agentenv.Load(agentenv.Options{WorkDir: cwd, Trust: true,
-					LookupEnv: func(k string) (string, bool) { v, ok := vars[k]; return v, ok }})
-			},
-		})
+		f.done <- Serve(ctx, inR, f.wire, opts)
 		_ = outW.Close()
 	}()
 	t.Cleanup(func() {

@@ -94,8 +94,21 @@ watch:
 		ProtocolVersion int      `json:"protocolVersion"`
 		AgentName       string   `json:"agentName"`
 		LoadSession     bool     `json:"loadSession"`
-		Modes           []string `json:"modes"`
-		ToolPrompt      struct {
+		AuthMethods     []string `json:"authMethods"`
+		TerminalAuth    struct {
+			Command string   `json:"command"`
+			Args    []string `json:"args"`
+		} `json:"terminalAuthMeta"`
+		Modes  []string `json:"modes"`
+		Models struct {
+			Current   string   `json:"current"`
+			Available []string `json:"available"`
+		} `json:"models"`
+		SetModel struct {
+			OptionUpdate []string `json:"optionUpdate"`
+			Unknown      any      `json:"unknown"`
+		} `json:"setModel"`
+		ToolPrompt struct {
 			StopReason  string   `json:"stopReason"`
 			Permissions []string `json:"permissions"`
 			AExists     bool     `json:"aExists"`
@@ -134,8 +147,16 @@ watch:
 	switch {
 	case got.ProtocolVersion != 1 || got.AgentName != "albert-code" || !got.LoadSession:
 		t.Errorf("initialize: %+v", got)
+	case !slices.Equal(got.AuthMethods, []string{"terminal:setup:--setup", "agent:api-key:"}):
+		t.Errorf("auth methods %v, want the terminal setup then the API key", got.AuthMethods)
+	case got.TerminalAuth.Command != bin || !slices.Equal(got.TerminalAuth.Args, []string{"--setup"}):
+		t.Errorf("_meta terminal-auth %+v, want %s --setup", got.TerminalAuth, bin)
 	case !slices.Contains(got.Modes, "plan"):
 		t.Errorf("modes %v", got.Modes)
+	case got.Models.Current == "" || !slices.Contains(got.Models.Available, got.Models.Current) || !slices.Contains(got.Models.Available, "qwen"):
+		t.Errorf("models field %+v", got.Models)
+	case !slices.Equal(got.SetModel.OptionUpdate, []string{"qwen"}) || got.SetModel.Unknown != float64(-32602):
+		t.Errorf("session/set_model: %+v, want one config_option_update naming qwen and -32602 for an unknown model", got.SetModel)
 	case tp.StopReason != "end_turn" || !slices.Equal(tp.Permissions, []string{"w1", "w2"}) || !tp.AExists || tp.BExists || !tp.Diff:
 		t.Errorf("tool prompt: %+v", tp)
 	case !slices.Equal(tp.Statuses, []string{"w1:in_progress", "w1:completed", "w2:failed"}):

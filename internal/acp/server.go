@@ -29,6 +29,10 @@ type Options struct {
 	// Logger receives diagnostics; nil uses slog.Default. Never stdout: the stream
 	// carries protocol messages only.
 	Logger *slog.Logger
+	// SetupCommand runs the setup in a terminal: the program's absolute path, then
+	// its arguments (albert-acp --setup). Clients that use Zed's _meta
+	// "terminal-auth" get it; without it they are offered the API key method only.
+	SetupCommand []string
 }
 
 // Serve speaks ACP with the client whose messages arrive on in and whose end of the
@@ -85,7 +89,6 @@ func (s *server) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Ini
 	s.client = p.ClientCapabilities
 	s.mu.Unlock()
 	title := "Albert Code"
-	desc := "Set ALBERT_API_KEY in the environment the editor starts albert-acp with, or run `albert-code --setup` once in a terminal."
 	return sdk.InitializeResponse{
 		ProtocolVersion: sdk.ProtocolVersionNumber,
 		AgentInfo:       &sdk.Implementation{Name: "albert-code", Title: &title, Version: s.opts.Version},
@@ -95,14 +98,8 @@ func (s *server) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Ini
 			McpCapabilities:     mcpCapabilities,
 			SessionCapabilities: sdk.SessionCapabilities{List: &sdk.SessionListCapabilities{}, Close: &sdk.SessionCloseCapabilities{}},
 		},
-		AuthMethods: []sdk.AuthMethod{{Agent: &sdk.AuthMethodAgent{Id: "api-key", Name: "API key", Description: &desc}}},
+		AuthMethods: s.authMethods(p.ClientCapabilities),
 	}, nil
-}
-
-// Authenticate has nothing to do: the key comes from the environment or the user's
-// configuration, and session/new says auth_required when it is missing.
-func (s *server) Authenticate(context.Context, sdk.AuthenticateRequest) (sdk.AuthenticateResponse, error) {
-	return sdk.AuthenticateResponse{}, nil
 }
 
 // ResumeSession is not advertised; session/load does the same with a replay.

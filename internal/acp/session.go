@@ -15,7 +15,6 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/agentenv"
 	"github.com/etalab-ia/albert-code/internal/chat"
-	"github.com/etalab-ia/albert-code/internal/config"
 	store "github.com/etalab-ia/albert-code/internal/session"
 	"github.com/etalab-ia/albert-code/internal/slash"
 )
@@ -136,8 +135,8 @@ func (s *server) open(ctx context.Context, cwd, resume string, mcp []sdk.McpServ
 
 // openError says what the editor's user must do; a missing key is auth_required.
 func openError(err error) error {
-	if errors.Is(err, config.ErrMissingAPIKey) {
-		return &sdk.RequestError{Code: -32000, Message: "Authentication required: " + err.Error()}
+	if ae := authRequired(err); ae != nil {
+		return ae
 	}
 	if errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrAmbiguous) {
 		return &sdk.RequestError{Code: -32002, Message: err.Error()}

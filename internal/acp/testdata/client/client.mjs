@@ -21,13 +21,30 @@ const def = (name) => {
   return v;
 };
 const responseDefs = {
-  initialize: "InitializeResponse", "session/new": "NewSessionResponse", "session/load": "LoadSessionResponse",
+  initialize: "InitializeResponse", authenticate: "AuthenticateResponse", "session/new": "NewSessionResponse", "session/load": "LoadSessionResponse",
   "session/list": "ListSessionsResponse", "session/prompt": "PromptResponse", "session/set_mode": "SetSessionModeResponse",
   "session/set_config_option": "SetSessionConfigOptionResponse", "session/close": "CloseSessionResponse",
 };
 const requestDefs = {
   "session/request_permission": "RequestPermissionRequest", "fs/read_text_file": "ReadTextFileRequest",
   "fs/write_text_file": "WriteTextFileRequest", "terminal/create": "CreateTerminalRequest",
+};
+// session/set_model and the `models` field are the model selector editors such as
+// Zed still use; this SDK's schema no longer carries them, so their shape is written
+// here as ACP defined it (SessionModelState, ModelInfo, SetSessionModelResponse).
+const meta = { type: ["object", "null"] };
+const modelState = ajv.compile({
+  type: "object", required: ["currentModelId", "availableModels"], additionalProperties: false,
+  properties: {
+    _meta: meta, currentModelId: { type: "string", minLength: 1 },
+    availableModels: { type: "array", items: {
+      type: "object", required: ["modelId", "name"], additionalProperties: false,
+      properties: { _meta: meta, modelId: { type: "string", minLength: 1 }, name: { type: "string" }, description: { type: ["string", "null"] } },
+    } },
+  },
+});
+const localResponseDefs = {
+  "session/set_model": ajv.compile({ type: "object", additionalProperties: false, properties: { _meta: meta } }),
 };
 const sent = new Map(); // our request id -> method
 const invalid = [];
@@ -41,9 +58,13 @@ function check(msg) {
   else if (msg.method === "session/update") name = "SessionNotification";
   else if (msg.result !== undefined) name = responseDefs[sent.get(msg.id)];
   const params = msg.method ? msg.params : msg.result;
+  const local = msg.result !== undefined ? localResponseDefs[sent.get(msg.id)] : undefined;
   if (name) {
     const v = def(name);
     if (!v(params)) problems.push({ against: name, errors: v.errors.slice(0, 3) });
+    if (params?.models !== undefined && !modelState(params.models)) problems.push({ against: "SessionModelState", errors: modelState.errors.slice(0, 3) });
+  } else if (local) {
+    if (!local(params)) problems.push({ against: sent.get(msg.id), errors: local.errors.slice(0, 3) });
   } else if (msg.error === undefined) {
     problems.push({ against: "nothing", why: `no definition for ${msg.method ?? sent.get(msg.id)}` });
   }
@@ -105,14 +126,19 @@ const agent = conn.agent;
 const kinds = () => updates.map((u) => u.sessionUpdate);
 
 const out = {};
-const init = await agent.request("initialize", { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false } });
+const init = await agent.request("initialize", { protocolVersion: 1,
+  clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: true }, _meta: { "terminal-auth": true } } });
 out.protocolVersion = init.protocolVersion;
 out.agentName = init.agentInfo?.name;
 out.loadSession = init.agentCapabilities?.loadSession;
+out.authMethods = init.authMethods.map((m) => `${m.type ?? "agent"}:${m.id}:${(m.args ?? []).join(" ")}`);
+out.terminalAuthMeta = init.authMethods[0]?._meta?.["terminal-auth"] ?? null;
+await agent.request("authenticate", { methodId: "setup" });
 
 const sess = await agent.request("session/new", { cwd: work, mcpServers: [] });
 const sessionId = sess.sessionId;
 out.modes = sess.modes.availableModes.map((m) => m.id);
+out.models = { current: sess.models?.currentModelId, available: (sess.models?.availableModels ?? []).map((m) => m.modelId) };
 
 // A prompt with tool calls: one write granted, one refused.
 const p1 = await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write two files" }] });
@@ -160,6 +186,20 @@ out.mcp = {
 };
 const p5 = await agent.request("session/prompt", { sessionId: mcpSess.sessionId, prompt: [{ type: "text", text: "ask me" }] });
 out.question = { stopReason: p5.stopReason, asked: questions };
+
+// The older model selector: session/set_model, reflected in the config option.
+updates.length = 0;
+await agent.request("session/set_model", { sessionId: mcpSess.sessionId, modelId: "qwen" });
+const modelOption = (opts) => opts?.find((o) => o.id === "model")?.currentValue;
+out.setModel = {
+  optionUpdate: updates.filter((u) => u.sessionUpdate === "config_option_update").map((u) => modelOption(u.configOptions)),
+};
+try {
+  await agent.request("session/set_model", { sessionId: mcpSess.sessionId, modelId: "no-such-model" });
+  out.setModel.unknown = "accepted";
+} catch (e) {
+  out.setModel.unknown = e.code;
+}
 
 conn.close();
 child.stdin.end();
