@@ -56,6 +56,11 @@ func TestTypeScriptClient(t *testing.T) {
 			UnknownSymbol
 		} `json:"unknown"`
 		NoSuchTool string `json:"noSuchTool"`
+		Prompts    []struct {
+			Name string   `json:"name"`
+			Args []string `json:"args"`
+		} `json:"prompts"`
+		Explore string `json:"explore"`
 	}
 	if err := json.Unmarshal(stdout, &got); err != nil {
 		t.Fatalf("client output: %v\n%s", err, stdout)
@@ -77,6 +82,13 @@ func TestTypeScriptClient(t *testing.T) {
 	}
 	if !got.Unknown.IsError || !slices.Contains(got.Unknown.DidYouMean, "example.com/fixture/shapes.Describe") {
 		t.Errorf("get_symbol(Describ) = %+v", got.Unknown)
+	}
+	if len(got.Prompts) != 2 || got.Prompts[0].Name != "explore_codebase" || !slices.Equal(got.Prompts[0].Args, []string{"focus"}) ||
+		got.Prompts[1].Name != "review_change_impact" || !slices.Equal(got.Prompts[1].Args, []string{"base"}) {
+		t.Errorf("prompts/list = %+v", got.Prompts)
+	}
+	if !strings.Contains(got.Explore, "## Matches for \"Register\"\n- `example.com/fixture/shapes.Register`") {
+		t.Errorf("prompts/get explore_codebase = %s", got.Explore)
 	}
 	if !strings.Contains(got.NoSuchTool, "unknown tool") {
 		t.Errorf("no_such_tool = %q", got.NoSuchTool)

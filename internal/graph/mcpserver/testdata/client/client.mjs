@@ -1,7 +1,8 @@
 // Usage: node client.mjs <albert-code binary> <repository>
 // Spawns `albert-code graph mcp --repo <repository>` over stdio with the official
 // TypeScript SDK, indexes, searches and asks for one symbol, and prints what it
-// saw as one JSON object for interop_test.go to check.
+// saw, with the prompts it lists and one it gets, as one JSON object for
+// interop_test.go to check.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
@@ -20,6 +21,9 @@ out.searchStructured = search.structuredContent ?? null;
 out.symbol = text(await client.callTool({ name: "get_symbol", arguments: { symbol: "example.com/fixture/shapes.Register" } }));
 const unknown = await client.callTool({ name: "get_symbol", arguments: { symbol: "Describ" } });
 out.unknown = { isError: unknown.isError === true, ...text(unknown) };
+out.prompts = (await client.listPrompts()).prompts.map((p) => ({ name: p.name, args: (p.arguments ?? []).map((a) => a.name) }));
+const explore = await client.getPrompt({ name: "explore_codebase", arguments: { focus: "Register" } });
+out.explore = explore.messages.map((m) => m.content.text).join("\n");
 try {
   await client.callTool({ name: "no_such_tool", arguments: {} });
   out.noSuchTool = "answered";
