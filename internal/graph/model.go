@@ -27,6 +27,10 @@ const (
 	KindField     NodeKind = "field"
 	KindConstant  NodeKind = "constant"
 	KindVariable  NodeKind = "variable"
+	// Infrastructure (internal/graph/infra).
+	KindStage    NodeKind = "stage"    // a Dockerfile build stage
+	KindService  NodeKind = "service"  // a Compose service
+	KindResource NodeKind = "resource" // a Kubernetes object, Kind/name
 )
 
 // Node is one definition. QName is its identity across re-indexing: it never
