@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -192,7 +193,9 @@ func TestGraphChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := h.run("graph", "--repo", repo, "changes")
-	if r.code != ExitOK || !strings.Contains(r.stdout, "example.com/fixture/shapes.Register") || !strings.Contains(r.stdout, "heuristic") {
+	if r.code != ExitOK || !strings.Contains(r.stdout, "example.com/fixture/shapes.Register") || !strings.Contains(r.stdout, "heuristic") ||
+		!regexp.MustCompile(`risk 0\.\d\d \((low|medium|high)\)`).MatchString(r.stdout) ||
+		!strings.Contains(r.stdout, "community ") || !strings.Contains(r.stdout, "process example.com/fixture/shapes.init@registry.go (package initialisation (init)) reaches example.com/fixture/shapes.Register") {
 		t.Fatalf("changes: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = h.run("graph", "--repo", repo, "cochange", "shapes/registry.go")
