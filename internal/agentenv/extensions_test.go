@@ -29,6 +29,7 @@ func TestMain(m *testing.M) {
 			func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
 				return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: fmt.Sprintf("call %d pid %d", n.Add(1), os.Getpid())}}}, nil, nil
 			})
+		addSampleTool(s)
 		_ = s.Run(context.Background(), &sdk.StdioTransport{})
 		return
 	}

@@ -30,6 +30,9 @@ type mcpServers struct {
 	stop     *time.Timer // pending shutdown after the last run closed
 	closed   bool
 	done     chan struct{} // closed once the servers are stopped
+	// samplers answer the servers' sampling requests: one per open run, the
+	// latest last (see offerSampling).
+	samplers []*mcp.SamplingHost
 }
 
 // mcpLinger: a switch reopens a run within milliseconds; two seconds is ample and
@@ -56,7 +59,8 @@ func (m *mcpServers) acquire(e *Env) (release func()) {
 	if m.ready == nil && !m.closed {
 		ready := make(chan struct{})
 		m.ready = ready
-		opts := mcp.Options{WorkDir: e.WorkDir, LookupEnv: e.lookupEnv, Version: e.userAgent, Reserved: reservedNames(e), Sandbox: e.Sandbox()}
+		opts := mcp.Options{WorkDir: e.WorkDir, LookupEnv: e.lookupEnv, Version: e.userAgent, Reserved: reservedNames(e), Sandbox: e.Sandbox(),
+			Sampling: m.sampler}
 		go func() {
 			defer close(ready)
 			set := mcp.Start(context.Background(), e.Config.MCPServers, opts)

@@ -221,6 +221,13 @@ func (e *Env) NewRun(o RunOptions) (*Run, error) {
 	}
 	subs.parent = func() *agent.Agent { return a }
 	r.Agent = a
+	if !o.NoTools {
+		withdraw, closeRun := e.offerSampling(a, provider, m, o.Approver), r.close
+		r.close = func() {
+			withdraw()
+			closeRun()
+		}
+	}
 	return r, nil
 }
 
