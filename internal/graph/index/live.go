@@ -70,7 +70,12 @@ func OpenLive(root, dbPath string, opts Options) (*Live, error) {
 	}
 	opts.Rebuild, opts.Progress = false, nil
 	l := &Live{root: root, dbPath: dbPath, opts: opts, st: st, dbFile: info}
-	l.w, l.watchErr = newWatcher(root, filepath.Join(filepath.Dir(dbPath), "watch"))
+	own, err := filepath.Abs(filepath.Dir(dbPath))
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	l.w, l.watchErr = newWatcher(root, own)
 	return l, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -30,6 +31,7 @@ const watchBuffer = 1024
 // (the watch limit reached), failed says why and every take marks the whole tree.
 type watcher struct {
 	root    string
+	own     string // the index's folder: its writes are not the tree's changes
 	fs      *fsnotify.Watcher
 	barrier string // a file outside the tree touched by settle
 	addDir  func(path string) error
@@ -47,7 +49,8 @@ type watcher struct {
 
 // newWatcher starts watching; the directories come with setDirs (from a full
 // scan). barrierDir is a folder outside the tree that the watcher may write in.
-func newWatcher(root, barrierDir string) (*watcher, error) {
+func newWatcher(root, own string) (*watcher, error) {
+	barrierDir := filepath.Join(own, "watch")
 	if err := os.MkdirAll(barrierDir, 0o755); err != nil {
 		return nil, fmt.Errorf("watch %s: %w", root, err)
 	}
@@ -63,7 +66,7 @@ func newWatcher(root, barrierDir string) (*watcher, error) {
 		fw.Close()
 		return nil, fmt.Errorf("watch %s: %w", barrierDir, err)
 	}
-	w := &watcher{root: root, fs: fw, barrier: barrier, done: make(chan struct{}),
+	w := &watcher{root: root, own: own, fs: fw, barrier: barrier, done: make(chan struct{}),
 		dirs: map[string]bool{}, dirty: map[string]bool{}, heard: make(chan struct{})}
 	w.addDir = fw.Add
 	w.wg.Go(w.loop)
@@ -73,7 +76,7 @@ func newWatcher(root, barrierDir string) (*watcher, error) {
 // watchDir adds a watch on one directory the scan kept (rel "." is the root).
 // An error (the watch limit, too many open files) ends watching: failed says why.
 func (w *watcher) watchDir(abs, rel string, next map[string]bool) {
-	if w.broken() {
+	if w.broken() || within(abs, w.own) {
 		return
 	}
 	if err := w.addDir(abs); err != nil {
@@ -175,6 +178,8 @@ func (w *watcher) event(ev fsnotify.Event) {
 		w.all = true
 	case w.dirs[rel]:
 		w.all = true // a kept directory removed or renamed
+	case within(ev.Name, w.own):
+		// The index's own writes (the index kept inside the tree).
 	case ev.Has(fsnotify.Create) && isDir(ev.Name):
 		w.all = true // a new directory: its subtree needs walking
 	case LanguageOf(rel) != "" || buildFiles[base]:
@@ -188,6 +193,12 @@ func (w *watcher) event(ev fsnotify.Event) {
 // indexed sources: an edit to one needs an index run.
 var buildFiles = map[string]bool{"go.mod": true, "go.sum": true, "go.work": true, "go.work.sum": true,
 	"tsconfig.json": true, "jsconfig.json": true, "package.json": true}
+
+// within reports whether p is dir or below it.
+func within(p, dir string) bool {
+	r, err := filepath.Rel(dir, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
+}
 
 func isDir(p string) bool {
 	info, err := os.Lstat(p)

@@ -99,7 +99,13 @@ type Freshness struct {
 }
 
 func (h *handler) freshness(ctx context.Context, st *store.Store) *Freshness {
-	f, err := index.CheckFreshness(ctx, h.cfg.Root, st, h.cfg.Index.Limits)
+	var f index.Freshness
+	var err error
+	if l := h.keptNow(); l != nil {
+		f = l.Freshness() // the watcher vouches: no walk
+	} else {
+		f, err = index.CheckFreshness(ctx, h.cfg.Root, st, h.cfg.Index.Limits)
+	}
 	if err != nil {
 		return &Freshness{Status: "unknown", Error: err.Error()}
 	}
@@ -117,8 +123,12 @@ func (h *handler) freshness(ctx context.Context, st *store.Store) *Freshness {
 // errNoIndex tells the agent what to do when the repository was never indexed.
 var errNoIndex = errors.New("this repository has no index yet: call analyze_codebase first")
 
-// open opens the existing index read-only.
+// open opens the existing index read-only; a long-lived server lends its kept
+// index, brought up to date (see Config.Lifetime).
 func (h *handler) open() (*store.Store, error) {
+	if h.cfg.Lifetime != nil {
+		return h.openKept()
+	}
 	path, err := h.cfg.IndexPath(false)
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@
 package mcpserver
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -57,6 +58,12 @@ type Config struct {
 	// Budget is the most bytes one tool response may take on the wire (zero means
 	// MaxResponseChars). Tests lower it to exercise paging.
 	Budget int
+	// Lifetime, when set, makes the server long-lived: until it is done, the
+	// index stays open and the tree is watched (index.Live), so a question pays
+	// neither for opening the store nor for walking the tree, and is answered
+	// from an index that holds every edit made before it. Nil opens the index
+	// for each call and walks the tree to say how fresh it is.
+	Lifetime context.Context
 }
 
 // questionTool exposes one kind of query.Ask as a tool of its own.
@@ -80,6 +87,11 @@ var questionTools = []questionTool{
 
 // New builds the MCP server for cfg; serve it with its Run method.
 func New(cfg Config) *mcp.Server {
+	s, _ := newServer(cfg)
+	return s
+}
+
+func newServer(cfg Config) (*mcp.Server, *handler) {
 	if cfg.Profile == "" {
 		cfg.Profile = Full
 	}
@@ -110,7 +122,7 @@ func New(cfg Config) *mcp.Server {
 		Description: "Run one read-only SQL statement (SELECT, WITH or VALUES) on the index, for questions the other tools do not answer. Writes, attached databases and pragmas are refused; at most max_rows rows are computed and a timeout applies. Tables: files, nodes, edges, unresolved (see `albert-code graph schema`). Write ORDER BY when you page, or pages may overlap."},
 		h.sql)
 	mcp.AddTool(s, &mcp.Tool{Name: "detect_changes", Annotations: ro,
-		Description: "Map the working tree's git diff (against base, default HEAD) onto the definitions it touches: for each, the changed lines, how many definitions depend on it (impact, 3 hops), a risk_score in [0,1] and its factors; with the communities and processes (entry points' flows) the change reaches. The score is a heuristic and the answer gives its formula; files the index has no definitions for are listed apart."},
+		Description: "Map the working tree's git diff (against base, default HEAD) onto the definitions it touches: for each, the changed lines, how many definitions depend on it (impact, 3 hops) and a risk label. The risk is a heuristic and says so; files the index has no definitions for are listed apart."},
 		h.detectChanges)
 	if cfg.Profile != Core {
 		mcp.AddTool(s, &mcp.Tool{Name: "get_cochange", Annotations: ro,
@@ -137,8 +149,7 @@ func New(cfg Config) *mcp.Server {
 			Description: q.description + " SYMBOL is a qualified name (example.com/m/pkg.Type.Method) or a bare name; an unknown one returns did_you_mean."},
 			h.question(q.kind))
 	}
-	h.addPrompts(s)
-	return s
+	return s, h
 }
 
 // handler holds what the tools share.
@@ -146,4 +157,7 @@ type handler struct {
 	cfg Config
 	// analyzing serialises index runs: two at once would race on the same files.
 	analyzing sync.Mutex
+
+	liveMu sync.Mutex
+	live   *index.Live // the kept index, when cfg.Lifetime is set and an index exists
 }
