@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"os"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -46,7 +47,11 @@ which beats full.`,
 				defer closeLeg()
 				vectors = leg.asLeg()
 			}
+			// The server keeps the index open and the tree watched until it ends.
+			life, end := context.WithCancel(cmd.Context())
+			defer end()
 			srv := mcpserver.New(mcpserver.Config{
+				Lifetime:  life,
 				Vectors:   vectors,
 				Root:      root,
 				IndexPath: func(create bool) (string, error) { return graphDBPath(root, create) },
