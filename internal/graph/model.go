@@ -31,6 +31,8 @@ const (
 	KindStage    NodeKind = "stage"    // a Dockerfile build stage
 	KindService  NodeKind = "service"  // a Compose service
 	KindResource NodeKind = "resource" // a Kubernetes object, Kind/name
+	// Text (internal/graph/textref).
+	KindSection NodeKind = "section" // a Markdown heading, named by its anchor
 )
 
 // Node is one definition. QName is its identity across re-indexing: it never
