@@ -15,6 +15,7 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/agent"
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
+	"github.com/etalab-ia/albert-code/internal/tool/mcp"
 )
 
 // addSampleTool gives the fake server a tool that needs the client's model: its
@@ -155,5 +156,26 @@ permission = "always"
 				t.Errorf("approval request = %+v (%s)", ev, ev.Arguments)
 			}
 		})
+	}
+}
+
+// The latest open run answers; when it closes, the one still open takes over, and
+// none is left once both closed.
+func TestSamplingGoesToTheLatestOpenRun(t *testing.T) {
+	t.Parallel()
+	m := newMCPServers()
+	first, second := &mcp.SamplingHost{Model: "first"}, &mcp.SamplingHost{Model: "second"}
+	withdrawFirst := m.offerSampling(first)
+	withdrawSecond := m.offerSampling(second)
+	if got := m.sampler(); got != second {
+		t.Fatalf("sampler = %+v, want the second run's", got)
+	}
+	withdrawSecond()
+	if got := m.sampler(); got != first {
+		t.Fatalf("sampler = %+v after the second run closed, want the first's", got)
+	}
+	withdrawFirst()
+	if got := m.sampler(); got != nil {
+		t.Fatalf("sampler = %+v with no run open", got)
 	}
 }

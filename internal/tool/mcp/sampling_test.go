@@ -364,3 +364,26 @@ func TestSampleAnswerShape(t *testing.T) {
 		}
 	}
 }
+
+// A request still waiting for the user when the run ends is abandoned, and the call
+// returns instead of waiting for an answer that will not come.
+func TestSampleWaitingWhenTheRunEndsIsAbandoned(t *testing.T) {
+	t.Parallel()
+	runCtx, endRun := context.WithCancel(context.Background())
+	waiting := make(chan struct{})
+	host := &SamplingHost{Model: "albert-small", Context: runCtx,
+		Approve: func(ctx context.Context, _ SampleRequest) (Approval, error) {
+			close(waiting)
+			<-ctx.Done()
+			return Approval{}, ctx.Err()
+		}}
+	set := startSet(t, Options{Sampling: func() *SamplingHost { return host }}, fakeServer(t, "fake", "sampling"))
+	go func() {
+		<-waiting
+		endRun()
+	}()
+	_, _, refusal := sampleResult(t, call(t, findTool(t, set, "fake_sample"), `{"prompt":"hi","max_tokens":10}`))
+	if !strings.Contains(refusal, "the request was abandoned before the user answered") {
+		t.Errorf("the model read %q", refusal)
+	}
+}
