@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -41,5 +42,23 @@ func TestEverythingSamplesThroughTheSessionModel(t *testing.T) {
 	}
 	if n := len(model.ModelRequests()); n != 1 {
 		t.Errorf("%d model calls, want only the allowed one", n)
+	}
+}
+
+// Over Streamable HTTP the server's request arrives on the stream of the call's own
+// POST, and the answer goes back in a POST of its own.
+func TestEverythingSamplesOverHTTP(t *testing.T) {
+	bin := npmBin(t, "mcp-server-everything")
+	port := freePort(t)
+	stop := everythingHTTP(t, bin, port)
+	defer stop()
+	model := fakemodel.NewTest(t, fakemodel.Script{Turns: []fakemodel.Turn{{Text: []string{"Answered over HTTP"}}}})
+	host := &SamplingHost{Provider: openaicompat.New(openaicompat.Options{BaseURL: model.URL(), Timeout: 10 * time.Second}), Model: "albert-small"}
+	srv := config.MCPServer{Name: "ev", URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port), Sampling: config.SamplingAllow,
+		StartupTimeout: 20 * time.Second, ToolTimeout: 20 * time.Second, EnabledTools: []string{"trigger-sampling-request"}}
+	set := startSet(t, Options{Sampling: func() *SamplingHost { return host }}, srv)
+	res := call(t, findTool(t, set, "ev_trigger-sampling-request"), `{"prompt":"say hello","maxTokens":40}`)
+	if res.IsError || !strings.Contains(res.Output, "Answered over HTTP") {
+		t.Errorf("result = %+v", res)
 	}
 }
