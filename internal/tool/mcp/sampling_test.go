@@ -94,9 +94,11 @@ type samplingRig struct {
 func newSamplingRig(t *testing.T, mode string, approve bool, script fakemodel.Script) *samplingRig {
 	t.Helper()
 	r := &samplingRig{model: fakemodel.NewTest(t, script), answer: Approval{Allow: true}}
+	configured := 0.5
 	host := &SamplingHost{
-		Provider: openaicompat.New(openaicompat.Options{BaseURL: r.model.URL(), Timeout: 10 * time.Second}),
-		Model:    "albert-small",
+		Provider:    openaicompat.New(openaicompat.Options{BaseURL: r.model.URL(), Timeout: 10 * time.Second}),
+		Model:       "albert-small",
+		Temperature: &configured,
 		Spent: func(_ string, u llm.Usage) {
 			r.mu.Lock()
 			defer r.mu.Unlock()
@@ -225,6 +227,10 @@ func TestSamplingAllowAnswersWithoutAsking(t *testing.T) {
 	_, res, refusal := sampleResult(t, r.tool(`{"prompt":"hi","max_tokens":10}`))
 	if refusal != "" || res["stopReason"] != "endTurn" {
 		t.Errorf("result %v, refusal %q", res, refusal)
+	}
+	// The server sent no temperature: the model's configured one is used.
+	if reqs := r.model.ModelRequests(); len(reqs) != 1 || reqs[0].JSON["temperature"] != 0.5 {
+		t.Errorf("model requests = %+v, want one at the configured temperature", reqs)
 	}
 }
 
