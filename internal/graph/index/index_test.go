@@ -54,7 +54,7 @@ func TestScanKeepsSourceFilesWithinLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"Lib.JAVA", "include/header.h", "main.go", "web/app.tsx"}
+	want := []string{"Lib.JAVA", "README.md", "include/header.h", "main.go", "web/app.tsx"}
 	if got := rels(sc.Files); !reflect.DeepEqual(got, want) {
 		t.Fatalf("files = %v, want %v", got, want)
 	}
@@ -63,13 +63,13 @@ func TestScanKeepsSourceFilesWithinLimits(t *testing.T) {
 		skipped = append(skipped, s.Rel+": "+s.Reason)
 	}
 	joined := strings.Join(skipped, "\n")
-	if !strings.Contains(joined, "big.py: larger than 1000 bytes") || !strings.Contains(joined, "src/deep/a/b") {
+	if !strings.Contains(joined, "big.py: too large: 2000 bytes, over the limit of 1000 bytes a file") || !strings.Contains(joined, "src/deep/a/b") {
 		t.Fatalf("skipped = %v", skipped)
 	}
-	if sum := sha256.Sum256([]byte("package main")); sc.Files[2].Hash != hex.EncodeToString(sum[:]) {
+	if sum := sha256.Sum256([]byte("package main")); sc.Files[3].Hash != hex.EncodeToString(sum[:]) {
 		t.Fatalf("hash of main.go = %q", sc.Files[2].Hash)
 	}
-	if sc.Files[0].Language != "java" || sc.Files[3].Language != "tsx" || sc.Files[1].Language != "c" {
+	if sc.Files[0].Language != "java" || sc.Files[4].Language != "tsx" || sc.Files[2].Language != "c" || sc.Files[1].Language != "markdown" {
 		t.Fatalf("languages = %+v", sc.Files)
 	}
 }

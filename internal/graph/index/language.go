@@ -37,10 +37,27 @@ var languages = map[string]string{
 	".swift": "swift",
 	".m":     "objc",
 	".mm":    "objc", // Objective-C++: the C++ in it is read as far as the grammar goes
+	// Not code for tree-sitter: infrastructure (internal/graph/infra) and text
+	// that points at files (internal/graph/textref).
+	".dockerfile": "dockerfile",
+	".yml":        "yaml",
+	".yaml":       "yaml",
+	".md":         "markdown",
+	".markdown":   "markdown",
+	".sh":         "shell",
+	".bash":       "shell",
+	".ksh":        "shell",
+	".zsh":        "shell",
 }
 
-// LanguageOf names the language of a file from its extension, or "" when the graph
-// does not extract it. Declaration files (.d.ts) count as TypeScript.
+// LanguageOf names the language of a file from its name, or "" when the graph
+// does not extract it. Declaration files (.d.ts) count as TypeScript; a
+// Dockerfile is named Dockerfile, Containerfile, Dockerfile.<variant> or
+// <name>.dockerfile.
 func LanguageOf(rel string) string {
+	base := strings.ToLower(path.Base(rel))
+	if base == "dockerfile" || base == "containerfile" || strings.HasPrefix(base, "dockerfile.") {
+		return "dockerfile"
+	}
 	return languages[strings.ToLower(path.Ext(rel))]
 }

@@ -50,7 +50,11 @@ type Report struct {
 	Truncated   bool           `json:"truncated,omitempty"`
 	Partial     []Skip         `json:"partial,omitempty"` // files with parse errors or no extraction
 	Quarantined []Skip         `json:"quarantined,omitempty"`
-	GoTypes     bool           `json:"go_types"` // Go edges came from the type checker
+	// LeftOut counts every file the index does not hold, or holds in part, by
+	// reason, with a bounded list; Skipped lists the same without the files of
+	// unknown languages, which are many and seldom news.
+	LeftOut *LeftOut `json:"left_out,omitempty"`
+	GoTypes bool     `json:"go_types"` // Go edges came from the type checker
 	// GoLoadError says why the module did not load, when it did not: Go is then
 	// extracted by tree-sitter and its answers are lower bounds.
 	GoLoadError string `json:"go_load_error,omitempty"`
@@ -108,6 +112,8 @@ func Run(ctx context.Context, root string, st *store.Store, opts Options) (*Repo
 
 // runScan is Run on a scan already made: root is absolute.
 func runScan(ctx context.Context, root string, st *store.Store, opts Options, scan *Scan, start time.Time) (*Report, error) {
+	// Go the type checker does not load keeps the type checker's names.
+	opts.Extract = golang.FallbackNames(root, opts.Extract)
 	version, _, err := st.Meta(ctx, metaExtractorVersion)
 	if err != nil {
 		return nil, err
@@ -164,6 +170,10 @@ func runScan(ctx context.Context, root string, st *store.Store, opts Options, sc
 	if rep.Resolve, err = resolve.Update(ctx, st, root, resolve.Options{}); err != nil {
 		return nil, err
 	}
+	if rep.LeftOut, err = recordLeftOut(ctx, st, scan.Skipped); err != nil {
+		return nil, err
+	}
+	rep.Skipped = notable(scan.Skipped)
 	if gr.saveSnapshot {
 		if err := storeSnapshot(ctx, st, gr.snapshot); err != nil {
 			return nil, err
@@ -225,7 +235,7 @@ func extractFiles(ctx context.Context, root string, files []File, opts Options, 
 
 func extractOne(ctx context.Context, root string, f File, extract FileExtractor) graph.FileFacts {
 	base := graph.FileFacts{Path: f.Rel, Language: f.Language, Hash: f.Hash, Size: f.Size}
-	if extract == nil {
+	if extract == nil && builtin[f.Language] == nil {
 		base.ParseError = "no extractor for " + f.Language + " in this build"
 		return base
 	}
@@ -234,7 +244,7 @@ func extractOne(ctx context.Context, root string, f File, extract FileExtractor)
 		base.ParseError = "read: " + err.Error()
 		return base
 	}
-	facts, err := extract(ctx, f.Rel, f.Language, src)
+	facts, err := extractSource(ctx, f.Rel, f.Language, src, extract)
 	if err != nil {
 		base.ParseError = err.Error()
 		return base

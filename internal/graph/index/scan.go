@@ -163,16 +163,18 @@ type listing struct {
 func (l *listing) add(p, rel string, d fs.DirEntry) error {
 	lang := LanguageOf(rel)
 	if lang == "" {
+		l.sc.Skipped = append(l.sc.Skipped, Skip{rel, because(WhyUnknownLanguage, "no extractor reads this kind of file")})
 		return nil
 	}
 	info, err := d.Info()
 	if err != nil {
 		// Deleted between listing and reading: record it, go on.
-		l.sc.Skipped = append(l.sc.Skipped, Skip{rel, err.Error()})
+		l.sc.Skipped = append(l.sc.Skipped, Skip{rel, because(WhyUnreadable, err.Error())})
 		return nil
 	}
 	if info.Size() > l.lim.MaxFileBytes {
-		l.sc.Skipped = append(l.sc.Skipped, Skip{rel, fmt.Sprintf("larger than %d bytes", l.lim.MaxFileBytes)})
+		l.sc.Skipped = append(l.sc.Skipped, Skip{rel, because(WhyTooLarge,
+			fmt.Sprintf("%d bytes, over the limit of %d bytes a file", info.Size(), l.lim.MaxFileBytes))})
 		return nil
 	}
 	if len(l.sc.Files) >= l.lim.MaxFiles || l.total+info.Size() > l.lim.MaxTotal {
@@ -188,8 +190,9 @@ func (l *listing) add(p, rel string, d fs.DirEntry) error {
 
 // hashAll hashes the listed files on every core, each worker reusing one buffer,
 // except those a previous stamp vouches for. stamps (parallel to sc.Files) get
-// their hash. A file that vanished or became unreadable since the listing is
-// moved to Skipped; the stamps returned stay parallel to sc.Files.
+// their hash. A file that vanished or became unreadable since the listing, or
+// that the hashing found binary or generated (see sniff), is moved to Skipped;
+// the stamps returned stay parallel to sc.Files.
 func hashAll(sc *Scan, paths []string, stamps []stamp, prev map[string]stamp) []stamp {
 	errs := make([]error, len(paths))
 	next := atomic.Int64{}
@@ -208,7 +211,7 @@ func hashAll(sc *Scan, paths []string, stamps []stamp, prev map[string]stamp) []
 					continue
 				}
 				at := time.Now().UnixNano()
-				sc.Files[i].Hash, errs[i] = hashFile(paths[i], h, buf)
+				sc.Files[i].Hash, errs[i] = hashFile(paths[i], sc.Files[i].Language, h, buf)
 				if errs[i] == nil {
 					stamps[i].Hash, stamps[i].HashedAt = sc.Files[i].Hash, at
 				}
@@ -219,7 +222,11 @@ func hashAll(sc *Scan, paths []string, stamps []stamp, prev map[string]stamp) []
 	kept, keptStamps := sc.Files[:0], stamps[:0]
 	for i, f := range sc.Files {
 		if errs[i] != nil {
-			sc.Skipped = append(sc.Skipped, Skip{f.Rel, errs[i].Error()})
+			reason := errs[i].Error()
+			if !errors.Is(errs[i], errLeftOut) {
+				reason = because(WhyUnreadable, reason)
+			}
+			sc.Skipped = append(sc.Skipped, Skip{f.Rel, reason})
 			continue
 		}
 		kept, keptStamps = append(kept, f), append(keptStamps, stamps[i])
@@ -242,15 +249,21 @@ func excluded(patterns []string, rel string) bool {
 	return false
 }
 
-func hashFile(p string, h hash.Hash, buf []byte) (string, error) {
+// hashFile hashes the file at p, written in lang, and looks at its bytes on the
+// way (sniff): a binary or generated file is an error wrapping errLeftOut.
+func hashFile(p, lang string, h hash.Hash, buf []byte) (string, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
 	h.Reset()
-	if _, err := io.CopyBuffer(struct{ io.Writer }{h}, struct{ io.Reader }{f}, buf); err != nil {
+	sn := &sniff{}
+	if _, err := io.CopyBuffer(io.MultiWriter(h, sn), struct{ io.Reader }{f}, buf); err != nil {
 		return "", err
+	}
+	if why := sn.verdict(lang); why != "" {
+		return "", fmt.Errorf("%w%s", errLeftOut, why)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
