@@ -18,7 +18,7 @@ import (
 // acpFlags are the flags of `albert-code acp` and of albert-acp.
 type acpFlags struct {
 	agent, model string
-	trust        bool
+	trust, setup bool
 }
 
 // newACPCmd reads the editor's messages from stdin (the root command's, which
@@ -33,10 +33,16 @@ over this process's standard input and output. Standard output carries protocol
 messages only; logs go to standard error and to ~/.albert-code/logs/albert-code.log.
 
 Zed, in settings.json:
-  "agent_servers": { "Albert Code": { "command": "albert-acp", "args": [] } }`,
+  "agent_servers": { "Albert Code": { "command": "albert-acp", "args": [] } }
+
+--setup opens the setup screen (provider, model, API key) in this terminal, saves
+the answer and exits; editors run it for a user who has no key yet.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runACP(cmd.Context(), f, stdin, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			if f.setup {
+				return runACPSetup(cmd.Context(), f, stdin, cmd.OutOrStdout())
+			}
+			return runACP(cmd.Context(), f, setupCommand(cmd), stdin, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	addACPFlags(cmd, &f)
@@ -48,6 +54,21 @@ func addACPFlags(cmd *cobra.Command, f *acpFlags) {
 	fl.StringVar(&f.agent, "agent", "", "agent profile new sessions start with")
 	fl.StringVar(&f.model, "model", "", "model new sessions start with")
 	fl.BoolVar(&f.trust, "trust", false, "trust every folder the editor opens a session in, for this run")
+	fl.BoolVar(&f.setup, "setup", false, "choose a provider and model and save the API key in this terminal, then exit")
+}
+
+// setupCommand is the command line that runs this program's setup: the editor
+// runs it in a terminal for Zed's _meta "terminal-auth". Nil when the
+// executable cannot be found, and then only the API key method is offered.
+func setupCommand(cmd *cobra.Command) []string {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	if cmd.Name() == "acp" { // albert-code acp, not albert-acp
+		return []string{exe, "acp", "--setup"}
+	}
+	return []string{exe, "--setup"}
 }
 
 // MainACP is albert-acp's whole program: `albert-code acp` under its own name.
@@ -67,7 +88,7 @@ func MainACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return ExitOK
 }
 
-func runACP(ctx context.Context, f acpFlags, stdin io.Reader, stdout, stderr io.Writer) error {
+func runACP(ctx context.Context, f acpFlags, setup []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -82,8 +103,9 @@ func runACP(ctx context.Context, f acpFlags, stdin io.Reader, stdout, stderr io.
 	defer stop()
 	ov := config.Overrides{Agent: f.agent, Model: f.model}
 	err := acp.Serve(ctx, stdin, stdout, acp.Options{
-		Version: Version(),
-		Logger:  logger,
+		Version:      Version(),
+		Logger:       logger,
+		SetupCommand: setup,
 		LoadEnv: func(cwd string) (*agentenv.Env, error) {
 			e, err := loadEnv(cwd, ov, f.trust)
 			if err != nil {
