@@ -129,6 +129,11 @@ type graphTool struct {
 	// same changes twice.
 	refreshing sync.Mutex
 	bg         background
+	// kept is the index held open and watched (kept.go); keepingStopped is set
+	// by Stop.
+	kept           *index.Live
+	keepingStopped bool
+	rebuiltWhy     string // why refreshKept removed the index, for the next status
 }
 
 func (g *graphTool) run(ctx context.Context, _ tool.Call, p Params) (tool.Result, error) {
@@ -194,6 +199,9 @@ func (e *unusableError) Unwrap() error { return e.err }
 func (g *graphTool) refresh(ctx context.Context) (*store.Store, Refresh, error) {
 	g.refreshing.Lock()
 	defer g.refreshing.Unlock()
+	if st, r, ok, err := g.refreshKept(ctx); ok {
+		return st, r, err
+	}
 	path, err := g.indexPath()
 	if err != nil {
 		return nil, Refresh{}, err
@@ -211,12 +219,15 @@ func (g *graphTool) refresh(ctx context.Context) (*store.Store, Refresh, error) 
 	switch {
 	case rebuilt != "":
 		status = "rebuilt: " + rebuilt
+	case errors.Is(err, index.ErrNotIndexed) && g.rebuiltWhy != "":
+		status = "rebuilt: " + g.rebuiltWhy
 	case errors.Is(err, index.ErrNotIndexed):
 		status = "indexed"
 	case err != nil:
 		st.Close()
 		return nil, Refresh{}, fmt.Errorf("check the index of %s: %w", g.cfg.Root, err)
 	case fresh.Status == "fresh":
+		g.keep(path)
 		return st, Refresh{Status: "fresh"}, nil
 	}
 	rep, err := index.Run(ctx, g.cfg.Root, st, g.cfg.Index)
@@ -224,6 +235,8 @@ func (g *graphTool) refresh(ctx context.Context) (*store.Store, Refresh, error) 
 		st.Close()
 		return nil, Refresh{}, fmt.Errorf("index %s: %w", g.cfg.Root, err)
 	}
+	g.keep(path)
+	g.rebuiltWhy = ""
 	return st, Refresh{Status: status, Extracted: rep.Extracted, TookMS: max(time.Since(start).Milliseconds(), 1)}, nil
 }
 

@@ -27,12 +27,14 @@ func workspace(t *testing.T, files map[string]string, maxOutput int) (string, *T
 		write(t, root, rel, src)
 	}
 	db := filepath.Join(t.TempDir(), "graph.db")
-	return root, New(Config{
+	tl := New(Config{
 		Root:           root,
 		IndexPath:      func(bool) (string, error) { return db, nil },
 		Index:          index.Options{Go: golang.DefaultOptions(), Extract: treesitter.Extractor{}.Extract},
 		MaxOutputBytes: maxOutput,
 	})
+	t.Cleanup(tl.Stop) // the kept index's watcher and store
+	return root, tl
 }
 
 func write(t *testing.T, root, rel, src string) {

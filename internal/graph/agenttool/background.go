@@ -67,7 +67,9 @@ func (t *Tool) refreshLoop() {
 	}
 }
 
-// Stop cancels a background refresh and waits for it; later changes are ignored.
+// Stop cancels a background refresh and waits for it, and closes the index kept
+// open for the session; later changes are ignored, and later questions open the
+// index each time.
 func (t *Tool) Stop() {
 	b := &t.g.bg
 	b.mu.Lock()
@@ -77,6 +79,15 @@ func (t *Tool) Stop() {
 	}
 	b.mu.Unlock()
 	b.wg.Wait()
+	t.g.stopKeeping()
+}
+
+// Stopped reports whether Stop was called.
+func (t *Tool) Stopped() bool {
+	b := &t.g.bg
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.stopped
 }
 
 // RefreshAfterChanges is a middleware that calls Changed before a turn when the

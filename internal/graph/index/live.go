@@ -172,7 +172,7 @@ func (l *Live) reopenIfReplaced() error {
 		return err
 	}
 	if os.SameFile(info, l.dbFile) {
-		return nil
+		return checkHeader(l.dbPath)
 	}
 	st, err := store.Open(l.dbPath)
 	if err != nil {
@@ -180,6 +180,25 @@ func (l *Live) reopenIfReplaced() error {
 	}
 	l.st.Close()
 	l.st, l.dbFile, l.synced = st, info, false
+	return nil
+}
+
+// sqliteHeader starts every SQLite database file.
+const sqliteHeader = "SQLite format 3\x00"
+
+// checkHeader catches a database file overwritten in place while it was kept
+// open (its open connections would go on answering from their cache): one read
+// of 16 bytes, where a quick_check would read every page.
+func checkHeader(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	b := make([]byte, len(sqliteHeader))
+	if _, err := f.ReadAt(b, 0); err != nil || string(b) != sqliteHeader {
+		return fmt.Errorf("%w: %s is no longer a SQLite database; run `albert-code graph index --rebuild`", store.ErrCorrupt, path)
+	}
 	return nil
 }
 

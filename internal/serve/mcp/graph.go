@@ -164,6 +164,7 @@ func (c *graphCache) evict() {
 		if e := el.Value.(*graphEntry); e.inUse == 0 {
 			c.order.Remove(el)
 			delete(c.byDir, e.dir)
+			go e.tool.Stop() // closes the index it keeps open and watched; may wait for a refresh
 		}
 		el = prev
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -125,10 +126,19 @@ func TestGraphCacheBound(t *testing.T) {
 	built := map[string]int{}
 	c := newGraphCache(2, func(dir string) *agenttool.Tool { built[dir]++; return newGraphTool(dir) })
 	a, releaseA := c.acquire("/a") // held throughout
-	_, release := c.acquire("/b")
+	b, release := c.acquire("/b")
 	release()
 	_, release = c.acquire("/c") // /b is the oldest idle one: dropped
 	release()
+	// A dropped tool is stopped, which closes the index it kept open and watched.
+	for deadline := time.Now().Add(10 * time.Second); !b.Stopped(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the dropped tool was not stopped")
+		}
+	}
+	if a.Stopped() {
+		t.Fatal("a tool in use was stopped")
+	}
 	if n := c.len(); n != 2 {
 		t.Errorf("%d tools kept, want 2", n)
 	}
