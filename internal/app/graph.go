@@ -33,7 +33,8 @@ func newGraphCmd() *cobra.Command {
 	}
 	var repo string
 	cmd.PersistentFlags().StringVar(&repo, "repo", "", "the repository (default: the enclosing git repository, or the current directory)")
-	cmd.AddCommand(newGraphIndexCmd(), newGraphQueryCmd(&repo), newGraphSQLCmd(&repo), newGraphSchemaCmd(), newGraphStatsCmd(&repo), newGraphChangesCmd(&repo), newGraphCoChangeCmd(&repo), newGraphEntryPointsCmd(&repo), newGraphCommunitiesCmd(&repo), newGraphMCPCmd(&repo))
+	cmd.AddCommand(newGraphIndexCmd(), newGraphQueryCmd(&repo), newGraphSQLCmd(&repo), newGraphSchemaCmd(), newGraphStatsCmd(&repo), newGraphChangesCmd(&repo), newGraphCoChangeCmd(&repo), newGraphEntryPointsCmd(&repo), newGraphCommunitiesCmd(&repo), newGraphMCPCmd(&repo),
+		newGraphExportCmd(&repo), newGraphImportCmd(&repo))
 	return cmd
 }
 
@@ -90,6 +91,8 @@ func newGraphIndexCmd() *cobra.Command {
 				if err := store.Remove(path); err != nil {
 					return err
 				}
+			} else {
+				bootstrapIndex(cmd.Context(), root, path, cmd.ErrOrStderr())
 			}
 			st, rebuilt, err := store.OpenOrRebuild(path)
 			if err != nil {

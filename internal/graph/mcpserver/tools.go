@@ -26,6 +26,8 @@ type HealthOut struct {
 	Advice    string       `json:"advice,omitempty"`
 	Stats     *store.Stats `json:"stats,omitempty"`
 	Freshness *Freshness   `json:"freshness,omitempty"`
+	// LeftOut is what the last index run left out, or holds in part, by reason.
+	LeftOut *index.LeftOut `json:"left_out,omitempty"`
 }
 
 func (h *handler) healthCheck(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
@@ -45,6 +47,9 @@ func (h *handler) healthCheck(ctx context.Context, _ *mcp.CallToolRequest, _ str
 		return nil, nil, err
 	}
 	out.Index, out.Present, out.Stats = st.Path(), true, &stats
+	if out.LeftOut, err = index.ReadLeftOut(ctx, st); err != nil {
+		return nil, nil, err
+	}
 	out.Freshness = h.freshness(ctx, st)
 	if out.Freshness.Status == "stale" {
 		out.Advice = "the index is stale: call analyze_codebase to bring it up to date"
