@@ -42,7 +42,7 @@ func (m *Model) pushApproval(msg approvalMsg) tea.Cmd {
 		}
 		return nil
 	}, func() { msg.reply <- agent.Decision{} })
-	return nil
+	return m.notifyWaiting(msg.call.Name + " waits for your approval")
 }
 
 func (m *Model) pushQuestion(msg questionMsg) tea.Cmd {
@@ -51,7 +51,7 @@ func (m *Model) pushQuestion(msg questionMsg) tea.Cmd {
 		msg.reply <- questionReply{answers: q.Answers(), declined: q.Declined()}
 		return nil
 	}, func() { msg.reply <- questionReply{declined: true} })
-	return nil
+	return m.notifyWaiting("a question waits for your answer")
 }
 
 func (m *Model) openSetup() tea.Cmd {

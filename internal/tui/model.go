@@ -33,12 +33,15 @@ type Model struct {
 	trustHinted bool
 	// silence tracks what the model server last sent, for the status line.
 	silence silenceState
+	// desk holds the terminal's focus and the update notice (notify.go).
+	desk deskState
 	// gen counts conversations: messages from an earlier one (before /clear or
 	// /resume) are dropped.
 	gen     int
 	opening bool
 	warmed  bool     // the highlighting grammars are loaded
 	queued  []string // prompts typed before the conversation was open
+	carried []string // shown while the conversation reopens, shown again once open
 
 	busy      bool
 	busySince time.Time
@@ -143,7 +146,7 @@ func (m *Model) Init() tea.Cmd {
 	if m.o.InitialPrompt != "" {
 		m.queued = append(m.queued, m.o.InitialPrompt)
 	}
-	return m.nextStartStep()
+	return tea.Batch(m.nextStartStep(), m.checkUpdate())
 }
 
 // warmDelay lets the first frame reach the terminal (a frame is at most 1/60 s
@@ -193,6 +196,7 @@ func (m *Model) opened(msg openedMsg) tea.Cmd {
 			return m.openSetup()
 		}
 		m.chat.AddError(msg.err.Error())
+		m.carried = nil // the chat was not cleared
 		return nil
 	}
 	if m.conv != nil {
@@ -206,6 +210,11 @@ func (m *Model) opened(msg openedMsg) tea.Cmd {
 	for _, w := range m.conv.Warnings() {
 		m.chat.AddNotice(w)
 	}
+	for _, c := range m.carried {
+		m.chat.AddInfo(c)
+	}
+	m.carried = nil
+	m.showUpdateNote()
 	for _, name := range m.reg.AddSkills(m.conv.Skills()) {
 		m.chat.AddNotice(fmt.Sprintf("the skill %q is named like a built-in command, so it is no /%s command; the agent can still load it", name, name))
 	}

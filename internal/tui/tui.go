@@ -101,4 +101,8 @@ type Options struct {
 	ShowSetup bool
 	// Trust, when set, asks the trusted-folder question first.
 	Trust *Trust
+	// Notify sends desktop notifications while the terminal has no focus; nil sends none.
+	Notify *Notify
+	// UpdateNotice runs in the background at start; a non-empty answer is shown once.
+	UpdateNotice func(ctx context.Context) string
 }

@@ -15,6 +15,9 @@ const quitWindow = 2 * time.Second
 
 // Update handles one message.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m.deskMsg(msg) {
+		return m, nil
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -28,6 +31,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case promptDoneMsg:
 		if msg.gen == m.gen {
 			m.turnDone(msg.res.Err)
+			return m, m.notifyTurnEnd(msg.res.Err)
 		}
 		return m, nil
 	case shellDoneMsg:
@@ -38,6 +42,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case compactDoneMsg:
 		if msg.gen == m.gen {
 			m.turnDone(msg.err)
+			return m, m.notifyTurnEnd(msg.err)
 		}
 		return m, nil
 	case tickMsg:

@@ -24,6 +24,7 @@ const (
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.Render())
 	v.AltScreen = true
+	v.ReportFocus = m.o.Notify != nil // notifications are for an unfocused terminal
 	v.WindowTitle = "albert-code"
 	return v
 }

@@ -169,12 +169,26 @@ func TestFallbackGoIsALowerBound(t *testing.T) {
 	st := indexGo(t, map[string]string{
 		"go.mod":     "module example.com/f\n\ngo 1.999\n",
 		"lib/lib.go": "package lib\n\nfunc F() int { return G() }\n\nfunc G() int { return 1 }\n",
+		"lib/types.go": "package lib\n\ntype Sizer interface{ Size() int }\n\ntype Alias = Sizer\n\n" +
+			"type T struct{}\n\nfunc (T) Size() int { return 1 }\n",
 	})
-	a, err := Ask(context.Background(), st, "callees", "F")
+	ctx := context.Background()
+	a, err := Ask(ctx, st, "callees", "example.com/f/lib.F")
 	if err != nil {
 		t.Fatal(err)
 	}
+	if got := qnames(a.Items); got != "example.com/f/lib.G" {
+		t.Errorf("callees F = %s, want the type checker's name of G", got)
+	}
 	if a.Certainty != LowerBound || !strings.Contains(a.Why, "lib/lib.go (no type checker: go: go.mod requires go >= 1.999") {
 		t.Errorf("callees F: %s (%s), want a lower bound naming lib/lib.go", a.Certainty, a.Why)
+	}
+	// An alias is answered for its target from tree-sitter's facts too.
+	a, err = Ask(ctx, st, "implementations", "example.com/f/lib.Alias")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := qnames(a.Items); got != "example.com/f/lib.T" || a.Certainty != LowerBound || !strings.Contains(a.Why, "alias of example.com/f/lib.Sizer") {
+		t.Errorf("implementations of Alias = [%s] %s (%s), want T, lower-bound, through the alias", got, a.Certainty, a.Why)
 	}
 }

@@ -162,6 +162,7 @@ func (m *methodSets) declaring(name string) []string {
 		if n.Language != "go" || n.Kind != graph.KindMethod {
 			continue
 		}
+		n = m.v.goLocal(n)
 		parent := strings.TrimSuffix(n.QName, "::"+n.Name)
 		if p, ok := m.v.node(parent); ok && p.Kind == graph.KindInterface && parent == p.File+"::"+p.Name && !goGeneric(p) {
 			m.d.file(p.File)

@@ -226,6 +226,7 @@ func (v *view) resolveFile(file string, c *Counts) store.FileResolution {
 	if sc.lang != nil && sc.lang.Implements != nil {
 		fr.Edges = append(fr.Edges, sc.lang.Implements(v, file, d)...)
 	}
+	v.goStored(&fr)
 	fr.Deps = d.list()
 	return fr
 }

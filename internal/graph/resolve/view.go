@@ -30,6 +30,8 @@ type view struct {
 	heirs  map[string]*baseList // class qname → its resolved bases
 	unions map[string]*baseList // type alias qname → its union's resolved members
 	err    error                // the first store error; the pass fails with it
+	// goNames are the two forms of Go's names (gonames.go).
+	goNames goNames
 
 	preloaded bool
 }
@@ -80,13 +82,16 @@ func (v *view) preload() {
 	}
 	for _, n := range nodes {
 		if m := v.nodes[n.File]; m != nil {
+			n = v.goLocal(n)
 			m[n.QName] = n
 		}
 	}
 	for _, u := range sites {
+		u.From = v.goLocalName(u.From)
 		v.sites[u.File] = append(v.sites[u.File], u)
 	}
 	for _, e := range edges {
+		e.From, e.To = v.goLocalName(e.From), v.goLocalName(e.To)
 		if e.Kind == graph.EdgeImports {
 			v.imps[e.File] = append(v.imps[e.File], e)
 		} else {
@@ -132,6 +137,7 @@ func (v *view) nodesOf(file string) map[string]graph.Node {
 		}
 		m = make(map[string]graph.Node, len(list))
 		for _, n := range list {
+			n = v.goLocal(n)
 			m[n.QName] = n
 		}
 		v.nodes[file] = m
@@ -146,6 +152,7 @@ func (v *view) sitesOf(file string) []graph.Unresolved {
 		if s, err = v.st.Sites(v.ctx, file); err != nil {
 			v.fail(err)
 		}
+		s = v.goLocalSites(file, s)
 		v.sites[file] = s
 	}
 	return s
@@ -159,6 +166,7 @@ func (v *view) extendsOf(file string) []graph.Edge {
 		if e, err = v.st.ExtractedEdges(v.ctx, file, graph.EdgeExtends); err != nil {
 			v.fail(err)
 		}
+		e = v.goLocalEdges(file, e)
 		v.bases[file] = e
 	}
 	return e
@@ -212,7 +220,7 @@ func (v *view) count(name, fam string, c kindClass) countResult {
 		if err != nil {
 			v.fail(err)
 		}
-		r = countResult{n, first}
+		r = countResult{n, v.goLocal(first)}
 		v.counts[k] = r
 	}
 	return r

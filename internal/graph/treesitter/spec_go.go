@@ -7,10 +7,12 @@ import (
 )
 
 // goSpec reads tree-sitter-go v0.25.0. It is the fallback for Go that does not
-// type-check (internal/graph/golang is the exact path); its QNames are therefore
-// file-scoped like every tree-sitter language (`a/b.go::Server::Handle`), not the
-// type-checked `<import path>.<Type>.<Method>`. Struct and interface embedding are
-// extends edges.
+// type-check (internal/graph/golang is the exact path). Its QNames are
+// file-scoped like every tree-sitter language's (`a/b.go::Server::Handle`); the
+// indexer renames them to the type checker's `<import path>.<Type>.<Method>`
+// (golang.FallbackNames), so that a name does not depend on the path that
+// extracted it. Struct and interface embedding are extends edges, and so is an
+// alias to the type it denotes, as the type checker draws it.
 var goSpec = Spec{
 	Refs: []string{"identifier", "type_identifier"},
 	Defs: []DefRule{
@@ -31,6 +33,8 @@ var goSpec = Spec{
 	Heritage: []HeritageRule{
 		{Def: "type_spec", Clause: "field_declaration", Kind: graph.EdgeExtends, Field: "type", SkipIfField: "name"},
 		{Def: "type_spec", Clause: "type_elem", Kind: graph.EdgeExtends},
+		// An alias extends what it denotes: questions about it are its target's.
+		{Def: "type_alias", DefField: "type", Kind: graph.EdgeExtends, Bases: goAliasTarget},
 	},
 	Member: []MemberRule{{Node: "selector_expression", Object: "operand", Member: "field"},
 		{Node: "qualified_type", Object: "package", Member: "name"}},
@@ -42,6 +46,20 @@ var goSpec = Spec{
 	PackageScope: goPackageScope,
 	Callee:       goCallee,
 	MemberChains: true,
+}
+
+// goAliasTarget is the type an alias denotes when it names one (`T`, `pkg.T`,
+// `pkg.T[K]`); a slice, a map or a function type denotes no definition.
+func goAliasTarget(t *sitter.Node, _ []byte) []*sitter.Node {
+	switch t.Kind() {
+	case "type_identifier", "qualified_type":
+		return []*sitter.Node{t}
+	case "generic_type":
+		if g := t.ChildByFieldName("type"); g != nil {
+			return []*sitter.Node{g}
+		}
+	}
+	return nil
 }
 
 // goReceiverType names a method's receiver type, `T` for `(s *T)` and `(s T[K])`.
