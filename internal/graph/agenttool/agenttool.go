@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/etalab-ia/albert-code/internal/graph/compact"
 	"github.com/etalab-ia/albert-code/internal/graph/index"
 	"github.com/etalab-ia/albert-code/internal/graph/query"
 	"github.com/etalab-ia/albert-code/internal/graph/store"
@@ -54,6 +55,8 @@ type Params struct {
 	Question string `json:"question" jsonschema:"the question: definition, callers, callees, references, implementations, impact, context or search"`
 	Symbol   string `json:"symbol" jsonschema:"a qualified name (example.com/m/pkg.Type.Method) or a bare name (Method); for search, the words to look for"`
 	Depth    int    `json:"depth,omitempty" jsonschema:"impact only: how many hops of dependents to walk (default 3, at most 10)"`
+	Detail   string `json:"detail,omitempty" jsonschema:"full (default) or ids: items as qualified names only, when names are all you need"`
+	Format   string `json:"format,omitempty" jsonschema:"json (default) or tabular: items as one string, a header line then one tab-separated line per item"`
 }
 
 // Tool is the code_graph tool, with Warm to refresh the index ahead of the first
@@ -116,6 +119,7 @@ func schema() json.RawMessage {
 	}
 	s.Properties["question"]["enum"] = query.Kinds
 	s.Properties["depth"]["minimum"], s.Properties["depth"]["maximum"] = 1, query.MaxDepth
+	s.Properties["detail"]["enum"], s.Properties["format"]["enum"] = []string{"full", "ids"}, []string{"json", "tabular"}
 	out, err := json.Marshal(s)
 	if err != nil {
 		panic(err)
@@ -146,6 +150,10 @@ func (g *graphTool) run(ctx context.Context, _ tool.Call, p Params) (tool.Result
 	if p.Depth < 0 || p.Depth > query.MaxDepth {
 		return tool.Errorf("depth %d: want 1 to %d (or leave it out for %d)", p.Depth, query.MaxDepth, query.DefaultDepth), nil
 	}
+	shape := compact.Shape{Detail: p.Detail, Format: p.Format}
+	if err := shape.Check(); err != nil {
+		return tool.Errorf("%v", err), nil
+	}
 	st, refresh, err := g.refresh(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -169,7 +177,7 @@ func (g *graphTool) run(ctx context.Context, _ tool.Call, p Params) (tool.Result
 		}
 		return tool.Result{}, fmt.Errorf("code_graph %s %s: %w", p.Question, p.Symbol, err)
 	}
-	out, truncated := render(a, refresh, g.cfg.MaxOutputBytes)
+	out, truncated := render(a, refresh, g.cfg.MaxOutputBytes, shape, hints(p, a))
 	return tool.Result{Output: out, Truncated: truncated}, nil
 }
 
@@ -183,6 +191,9 @@ type Refresh struct {
 	// cross files).
 	Extracted int   `json:"files_parsed,omitempty"`
 	TookMS    int64 `json:"took_ms,omitempty"`
+	// Bootstrap says the index started from the repository's committed artifact
+	// (or why that artifact could not be used).
+	Bootstrap string `json:"bootstrap,omitempty"`
 }
 
 // unusableError is an index that exists but cannot be opened (corrupt, another
@@ -206,6 +217,7 @@ func (g *graphTool) refresh(ctx context.Context) (*store.Store, Refresh, error) 
 	if err != nil {
 		return nil, Refresh{}, err
 	}
+	boot := g.bootstrap(ctx, path)
 	st, rebuilt, err := store.OpenOrRebuild(path)
 	if err != nil {
 		if errors.Is(err, store.ErrCorrupt) || errors.Is(err, store.ErrSchemaVersion) || errors.Is(err, store.ErrLocked) {
@@ -228,7 +240,7 @@ func (g *graphTool) refresh(ctx context.Context) (*store.Store, Refresh, error) 
 		return nil, Refresh{}, fmt.Errorf("check the index of %s: %w", g.cfg.Root, err)
 	case fresh.Status == "fresh":
 		g.keep(path)
-		return st, Refresh{Status: "fresh"}, nil
+		return st, Refresh{Status: "fresh", Bootstrap: boot}, nil
 	}
 	rep, err := index.Run(ctx, g.cfg.Root, st, g.cfg.Index)
 	if err != nil {
@@ -237,7 +249,7 @@ func (g *graphTool) refresh(ctx context.Context) (*store.Store, Refresh, error) 
 	}
 	g.keep(path)
 	g.rebuiltWhy = ""
-	return st, Refresh{Status: status, Extracted: rep.Extracted, TookMS: max(time.Since(start).Milliseconds(), 1)}, nil
+	return st, Refresh{Status: status, Extracted: rep.Extracted, TookMS: max(time.Since(start).Milliseconds(), 1), Bootstrap: boot}, nil
 }
 
 // indexPath is the existing index, else where a new one goes: asking for creation

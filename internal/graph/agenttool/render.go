@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/etalab-ia/albert-code/internal/graph/compact"
 	"github.com/etalab-ia/albert-code/internal/graph/query"
 	"github.com/etalab-ia/albert-code/internal/tool"
 )
@@ -13,16 +14,17 @@ import (
 // some are left out, and what refreshing the index took.
 type answer struct {
 	*query.Answer
-	ItemsTotal int     `json:"items_total,omitempty"`
-	Note       string  `json:"note,omitempty"`
-	Index      Refresh `json:"index"`
+	ItemsTotal int        `json:"items_total,omitempty"`
+	Note       string     `json:"note,omitempty"`
+	NextSteps  []NextStep `json:"next_steps,omitempty"`
+	Index      Refresh    `json:"index"`
 }
 
-// render encodes a as compact JSON within max bytes: when the whole answer does not
-// fit, it keeps the longest prefix of the items that does (the engine sorts them by
-// file and line, or by hop for impact) and says how many there were. It reports
-// whether anything was left out.
-func render(a *query.Answer, r Refresh, max int) (string, bool) {
+// render encodes a, in shape and with its hints, as compact JSON within max bytes:
+// when the whole answer does not fit, it keeps the longest prefix of the items
+// that does (the engine sorts them by file and line, or by hop for impact) and
+// says how many there were. It reports whether anything was left out.
+func render(a *query.Answer, r Refresh, max int, shape compact.Shape, steps []NextStep) (string, bool) {
 	all := a.Items
 	if all == nil {
 		all = []query.Item{}
@@ -30,12 +32,12 @@ func render(a *query.Answer, r Refresh, max int) (string, bool) {
 	encode := func(n int) string {
 		cut := *a
 		cut.Items = all[:n]
-		out := answer{Answer: &cut, Index: r}
+		out := answer{Answer: &cut, Index: r, NextSteps: steps}
 		if n < len(all) {
 			out.ItemsTotal = len(all)
-			out.Note = fmt.Sprintf("only the first %d of %d items fit; ask a narrower question (a qualified name, a smaller depth)", n, len(all))
+			out.Note = fmt.Sprintf("only the first %d of %d items fit; ask a narrower question (a qualified name, a smaller depth), or for detail ids", n, len(all))
 		}
-		b, err := json.Marshal(out)
+		b, err := json.Marshal(shape.Apply(out))
 		if err != nil {
 			// Strings, numbers and slices of them: Marshal cannot fail.
 			panic(err)
