@@ -306,7 +306,14 @@ func (v *view) resolveName(file, src, name string, c kindClass, d *deps) outcome
 			}
 		}
 	}
-	return v.byName(segs[len(segs)-1], lang, c, d)
+	last := segs[len(segs)-1]
+	if len(segs) > 1 && c.name != types.name {
+		// A member of a receiver whose type nothing above found.
+		if o, ok := containerOutcome(lang.Family, last); ok {
+			return o
+		}
+	}
+	return v.byName(last, lang, c, d)
 }
 
 // maxDefinitions bounds the definitions fromHeader reads: with more, the name is

@@ -405,14 +405,20 @@ func isIdentifier(s string) bool {
 
 // pythonCallee writes `super()` as the enclosing class's first base, so that
 // `super().m()` is the site `Base.m`, found in Base or its bases: the class's
-// own m, which super() skips, is never the target. "" leaves other callees to
-// the Member rules.
+// own m, which super() skips, is never the target. A call of a CapWords name
+// (`Registry()`, `models.Token()`), by convention a class, is written as that
+// name: `Registry().get()` is the site `Registry.get`, the receiver's type is
+// evidence. "" leaves other callees to the Member rules.
 func pythonCallee(n *sitter.Node, src []byte, _ func(*sitter.Node) string) string {
 	if n.Kind() != "call" {
 		return ""
 	}
-	if f := n.ChildByFieldName("function"); f == nil || f.Kind() != "identifier" || text(f, src) != "super" {
+	f := n.ChildByFieldName("function")
+	if f == nil {
 		return ""
+	}
+	if f.Kind() != "identifier" || text(f, src) != "super" {
+		return pythonClassCall(f, src)
 	}
 	for p := n.Parent(); p != nil; p = p.Parent() {
 		if p.Kind() != "class_definition" {
@@ -430,4 +436,24 @@ func pythonCallee(n *sitter.Node, src []byte, _ func(*sitter.Node) string) strin
 		return ""
 	}
 	return ""
+}
+
+// pythonClassCall is the callee f of a call written as a dotted CapWords name
+// (`Token`, `models.Token`), or "".
+func pythonClassCall(f *sitter.Node, src []byte) string {
+	if f.Kind() != "identifier" && f.Kind() != "attribute" {
+		return ""
+	}
+	name := text(f, src)
+	parts := strings.Split(name, ".")
+	for _, p := range parts {
+		if !isIdentifier(p) {
+			return ""
+		}
+	}
+	last := parts[len(parts)-1]
+	if r, _ := utf8.DecodeRuneInString(last); !unicode.IsUpper(r) || strings.ToUpper(last) == last {
+		return "" // lower case: a function; ALL_CAPS: a constant holding anything
+	}
+	return name
 }
