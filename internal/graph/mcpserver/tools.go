@@ -71,7 +71,10 @@ type AnalyzeOut struct {
 	ListsCapped      bool   `json:"lists_capped,omitempty"`
 	Index            string `json:"index"`
 	// Rebuilt says why the index was replaced before indexing (older schema, corrupt).
-	Rebuilt   string       `json:"rebuilt,omitempty"`
+	Rebuilt string `json:"rebuilt,omitempty"`
+	// Bootstrap says the index started from the repository's committed
+	// artifact, or why that artifact could not be used.
+	Bootstrap string       `json:"bootstrap,omitempty"`
 	Stats     *store.Stats `json:"stats,omitempty"`
 	Freshness *Freshness   `json:"freshness"`
 }
@@ -83,6 +86,7 @@ func (h *handler) analyze(ctx context.Context, _ *mcp.CallToolRequest, _ struct{
 	if err != nil {
 		return nil, nil, err
 	}
+	boot := h.bootstrap(ctx, path)
 	st, rebuilt, err := store.OpenOrRebuild(path)
 	if err != nil {
 		return nil, nil, err
@@ -95,7 +99,7 @@ func (h *handler) analyze(ctx context.Context, _ *mcp.CallToolRequest, _ struct{
 		return nil, nil, err
 	}
 	out := AnalyzeOut{Report: rep, SkippedCount: len(rep.Skipped), PartialCount: len(rep.Partial),
-		QuarantinedCount: len(rep.Quarantined), Index: path, Rebuilt: rebuilt}
+		QuarantinedCount: len(rep.Quarantined), Index: path, Rebuilt: rebuilt, Bootstrap: boot}
 	for _, l := range []*[]index.Skip{&rep.Skipped, &rep.Partial, &rep.Quarantined} {
 		if len(*l) > reportListCap {
 			*l, out.ListsCapped = (*l)[:reportListCap], true
