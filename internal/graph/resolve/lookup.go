@@ -163,7 +163,7 @@ func (v *view) inModule(mod Module, name string, lang *Language, d *deps, depth 
 		}
 	}
 	for _, f := range mod.Files {
-		if b, ok := v.scopeOf(f).names[name]; ok {
+		if b, ok := v.scopeOf(f).names[name]; ok && !b.importsOwn(mod, name) {
 			return v.bound(b, lang, d, depth+1)
 		}
 	}
@@ -182,6 +182,14 @@ func (v *view) inModule(mod Module, name string, lang *Language, d *deps, depth 
 		where = mod.Files[0]
 	}
 	return lookup{status: missing, reason: "not found: " + name + " in " + where}
+}
+
+// importsOwn reports whether b, bound in a file of mod, imports name from mod
+// itself: a package's `from . import sub` in its __init__.py names its own
+// submodule, which the Submodule step below finds (followed as a binding, it
+// would lead back here until maxHops).
+func (b binding) importsOwn(mod Module, name string) bool {
+	return b.symbol == name && b.mod.Dir != "" && b.mod.Dir == mod.Dir && slices.Equal(b.mod.Files, mod.Files)
 }
 
 // maxStarFiles bounds the files a star-import search reads. Judgement: C headers
