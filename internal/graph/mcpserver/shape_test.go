@@ -122,9 +122,19 @@ func TestCompactModes(t *testing.T) {
 	if !(len(idsText) < len(tabText) && len(tabText) < len(fullText)) {
 		t.Errorf("sizes: full %d, tabular %d, ids %d: compact modes must be smaller", len(fullText), len(tabText), len(idsText))
 	}
-	t.Logf("find_references %s, %d items: full %d chars (~%d tokens), tabular %d (%.0f%% less), ids %d (%.0f%% less)",
-		full.Symbol, len(full.Items), len(fullText), len(fullText)/4, len(tabText), 100*(1-float64(len(tabText))/float64(len(fullText))),
-		len(idsText), 100*(1-float64(len(idsText))/float64(len(fullText))))
+	logSizes(t, "find_references "+full.Symbol, len(full.Items), fullText, tabText, idsText)
+	// A longer answer: every dependent of the Shape interface, 10 hops deep.
+	impact := map[string]any{"symbol": "example.com/fixture/shapes.Shape", "depth": 10}
+	var imp ImpactOut
+	impFull := resultText(call(t, cs, "get_impact", impact, &imp))
+	impact["format"] = "tabular"
+	impTab := resultText(call(t, cs, "get_impact", impact, nil))
+	impact["detail"], impact["format"] = "ids", "json"
+	impIDs := resultText(call(t, cs, "get_impact", impact, nil))
+	if !(len(impIDs) < len(impTab) && len(impTab) < len(impFull)) {
+		t.Errorf("get_impact sizes: full %d, tabular %d, ids %d", len(impFull), len(impTab), len(impIDs))
+	}
+	logSizes(t, "get_impact "+imp.Symbol+" depth 10", len(imp.Items), impFull, impTab, impIDs)
 
 	var sql struct {
 		Rows    string   `json:"rows"`
@@ -141,6 +151,14 @@ func TestCompactModes(t *testing.T) {
 	if err == nil && !strings.Contains(resultText(res), `detail "names": want full or ids`) {
 		t.Errorf("bad detail = %s", resultText(res))
 	}
+}
+
+// logSizes reports what the compact modes save on one answer, in characters and
+// in tokens at 4 characters a token (the budget's own rule, MaxResponseChars).
+func logSizes(t *testing.T, what string, items int, full, tab, ids string) {
+	t.Logf("%s, %d items: full %d chars (~%d tokens), tabular %d (~%d tokens, %.0f%% less), ids %d (~%d tokens, %.0f%% less)",
+		what, items, len(full), len(full)/4, len(tab), len(tab)/4, 100*(1-float64(len(tab))/float64(len(full))),
+		len(ids), len(ids)/4, 100*(1-float64(len(ids))/float64(len(full))))
 }
 
 // detect_changes scores the risk, lists the communities and processes touched,
