@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	tea "charm.land/bubbletea/v2"
+	"golang.org/x/term"
 
 	"github.com/etalab-ia/albert-code/internal/config"
 	"github.com/etalab-ia/albert-code/internal/tui/dialog"
@@ -19,12 +20,19 @@ import (
 // for terminal authentication reads a non-zero exit as "no key yet".
 var errSetupCancelled = errors.New("setup cancelled: nothing was saved; run `albert-acp --setup` again, or set ALBERT_API_KEY in the environment the editor starts albert-acp with")
 
+// errSetupNeedsTerminal refuses a setup whose input is a pipe or a file: the screen
+// reads keys, one at a time.
+var errSetupNeedsTerminal = errors.New("--setup needs a terminal to type in: run it in one (an editor's terminal sign-in does), or set ALBERT_API_KEY in the environment the editor starts albert-acp with")
+
 // runACPSetup is `albert-acp --setup`: the setup screen of `albert-code --setup`
 // alone (provider, model, API key, saved where every face reads them), then exit.
 // Editors run it in a terminal to authenticate a user who has no key yet.
 func runACPSetup(ctx context.Context, f acpFlags, stdin io.Reader, stdout io.Writer) error {
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if f, ok := stdin.(*os.File); !ok || !term.IsTerminal(int(f.Fd())) {
+		return errSetupNeedsTerminal
 	}
 	wd, err := os.Getwd()
 	if err != nil {

@@ -145,3 +145,21 @@ func TestACPSetupShowsAFailedSave(t *testing.T) {
 		t.Fatal("a setup that saved nothing exited 0")
 	}
 }
+
+// Without a terminal the setup cannot read keys: it says so and what else to do.
+func TestMainACPSetupWithoutATerminalSaysWhatToDo(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("ALBERT_CODE_HOME", filepath.Join(home, ".albert-code"))
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	w.Close()
+	var stdout, stderr bytes.Buffer
+	code := MainACP([]string{"--setup"}, r, &stdout, &stderr)
+	if code != ExitError || !strings.Contains(stderr.String(), "albert-acp: --setup needs a terminal") || !strings.Contains(stderr.String(), "ALBERT_API_KEY") {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+}
