@@ -33,7 +33,7 @@ func newGraphCmd() *cobra.Command {
 	}
 	var repo string
 	cmd.PersistentFlags().StringVar(&repo, "repo", "", "the repository (default: the enclosing git repository, or the current directory)")
-	cmd.AddCommand(newGraphIndexCmd(), newGraphQueryCmd(&repo), newGraphSQLCmd(&repo), newGraphSchemaCmd(), newGraphStatsCmd(&repo), newGraphChangesCmd(&repo), newGraphCoChangeCmd(&repo), newGraphEntryPointsCmd(&repo), newGraphCommunitiesCmd(&repo), newGraphMCPCmd(&repo),
+	cmd.AddCommand(newGraphIndexCmd(), newGraphQueryCmd(&repo), newGraphSQLCmd(&repo), newGraphSchemaCmd(), newGraphStatsCmd(&repo), newGraphStatusCmd(&repo), newGraphChangesCmd(&repo), newGraphCoChangeCmd(&repo), newGraphEntryPointsCmd(&repo), newGraphCommunitiesCmd(&repo), newGraphMCPCmd(&repo),
 		newGraphExportCmd(&repo), newGraphImportCmd(&repo))
 	return cmd
 }
@@ -186,6 +186,9 @@ func printReport(w io.Writer, rep *index.Report, path string, emb *embedReport, 
 	}
 	if rep.Truncated {
 		fmt.Fprintln(w, "the walk stopped at a limit (files or total size): the index is partial")
+	}
+	if lo := rep.LeftOut; lo != nil && lo.Count > 0 {
+		fmt.Fprintf(w, "left out or partial: %s; albert-code graph status lists them\n", leftOutSummary(lo))
 	}
 	if emb != nil {
 		if emb.Error != "" {

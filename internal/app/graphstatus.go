@@ -1,0 +1,100 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/etalab-ia/albert-code/internal/graph/index"
+	"github.com/etalab-ia/albert-code/internal/graph/store"
+)
+
+// graphStatus is `graph status --json`: what the index holds, how fresh it is,
+// and what it left out and why.
+type graphStatus struct {
+	Root      string           `json:"root"`
+	Stats     store.Stats      `json:"stats"`
+	Freshness *index.Freshness `json:"freshness,omitempty"`
+	LeftOut   *index.LeftOut   `json:"left_out,omitempty"`
+}
+
+func newGraphStatusCmd(repo *string) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "Say what the index holds, how fresh it is, and every file it left out with the reason",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			root, st, err := openRepoIndex(*repo)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			ctx := cmd.Context()
+			out := graphStatus{Root: root}
+			if out.Stats, err = st.Stats(ctx); err != nil {
+				return err
+			}
+			if out.LeftOut, err = index.ReadLeftOut(ctx, st); err != nil {
+				return err
+			}
+			if f, ferr := index.CheckFreshness(context.WithoutCancel(ctx), root, st, index.Limits{}); ferr == nil {
+				out.Freshness = &f
+			}
+			if asJSON {
+				return printJSON(cmd.OutOrStdout(), out)
+			}
+			printStatus(cmd.OutOrStdout(), out)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the status as JSON")
+	return cmd
+}
+
+func printStatus(w io.Writer, s graphStatus) {
+	fmt.Fprintf(w, "%s: %s, %d definitions, %d edges\n", s.Root, countOf(s.Stats.Files, "file"), s.Stats.NodeCount, s.Stats.EdgeCount)
+	if f := s.Freshness; f != nil {
+		fmt.Fprintf(w, "index %s (commit %s, indexed %s, %d files changed since)\n", f.Status, short(f.IndexedCommit), f.IndexedAt, len(f.Dirty))
+	}
+	lo := s.LeftOut
+	if lo == nil {
+		fmt.Fprintln(w, "left out: not recorded (run albert-code graph index)")
+		return
+	}
+	if lo.Count == 0 {
+		fmt.Fprintln(w, "left out: nothing")
+		return
+	}
+	fmt.Fprintf(w, "left out or partial: %s\n", leftOutSummary(lo))
+	for _, f := range lo.Files {
+		fmt.Fprintf(w, "  %s: %s\n", f.Path, f.Reason)
+	}
+	if lo.Truncated {
+		fmt.Fprintf(w, "  ... and %d more (the first %d are listed)\n", lo.Count-len(lo.Files), len(lo.Files))
+	}
+}
+
+// leftOutSummary is "12 files (7 unknown language, 3 binary, 2 parse error)".
+func leftOutSummary(lo *index.LeftOut) string {
+	var parts []string
+	for _, why := range slices.Sorted(maps.Keys(lo.ByReason)) {
+		parts = append(parts, fmt.Sprintf("%d %s", lo.ByReason[why], why))
+	}
+	return fmt.Sprintf("%s (%s)", countOf(lo.Count, "file"), strings.Join(parts, ", "))
+}
+
+func short(commit string) string {
+	if len(commit) > 12 {
+		return commit[:12]
+	}
+	if commit == "" {
+		return "none"
+	}
+	return commit
+}
