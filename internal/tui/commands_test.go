@@ -28,7 +28,7 @@ func TestSlashCommandsInTheUI(t *testing.T) {
 	if id := l.m.conv.ID(); id == "" || !l.shows(id) {
 		t.Errorf("/status does not show the session %q:\n%s", id, l.screen())
 	}
-	l.typeLine("/config")
+	l.typeLine("/config show")
 	if !l.shows(`model = "mistral-medium"`) {
 		t.Errorf("/config:\n%s", l.screen())
 	}
@@ -80,6 +80,8 @@ func TestSwitchModelAndProfile(t *testing.T) {
 	l.typeLine("/model")
 	l.waitScreen("Choose the model")
 	l.press("deepseek", "enter")
+	l.waitScreen("Use it for this session")
+	l.press("enter")
 	l.until("the picked model", func() bool { return l.m.model == "deepseek-flash" })
 }
 

@@ -20,9 +20,15 @@ import (
 
 var errNotOpen = errors.New("the session is not open yet")
 
-func (m *Model) Face() slash.Face     { return slash.FaceTUI }
-func (m *Model) Show(markdown string) { m.chat.AddInfo(markdown) }
-func (m *Model) Quit()                { m.pending = append(m.pending, m.quitNow()) }
+func (m *Model) Face() slash.Face { return slash.FaceTUI }
+func (m *Model) Show(markdown string) {
+	m.chat.AddInfo(markdown)
+	if m.opening && m.conv != nil {
+		// A reopen (/reload, a saved setting) clears the chat: show it again after.
+		m.carried = append(m.carried, markdown)
+	}
+}
+func (m *Model) Quit() { m.pending = append(m.pending, m.quitNow()) }
 
 func (m *Model) later(c tea.Cmd) { m.pending = append(m.pending, c) }
 
@@ -155,10 +161,14 @@ func (m *Model) Pick(what string) {
 	}
 	p := dialog.NewPicker(m.theme, "Choose the "+what, items, sel)
 	m.pushDialog(p, func(m *Model) tea.Cmd {
-		if c := p.Chosen(); c != nil {
-			return m.runLater("/" + what + " " + c.Value)
+		c := p.Chosen()
+		switch {
+		case c == nil:
+			return nil
+		case what == "model":
+			return m.pickModelScope(c.Value)
 		}
-		return nil
+		return m.runLater("/" + what + " " + c.Value)
 	}, nil)
 }
 
