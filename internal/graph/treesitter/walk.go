@@ -587,6 +587,7 @@ func (w *walker) target(s site) (to string, conf float64, reason string) {
 				found = append(found, d)
 			}
 		}
+		found = w.innermost(found, s.from)
 		switch len(found) {
 		case 0:
 			return "", 0, "not defined in this file"
