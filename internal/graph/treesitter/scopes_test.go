@@ -56,7 +56,9 @@ export function outer2(): number {
 	if err != nil {
 		t.Fatal(err)
 	}
-	calls := slices.DeleteFunc(render(ff), func(l string) bool { return !strings.HasPrefix(l, "edge calls ") && !strings.HasPrefix(l, "unresolved calls") })
+	calls := slices.DeleteFunc(render(ff), func(l string) bool {
+		return !strings.HasPrefix(l, "edge calls ") && !strings.HasPrefix(l, "unresolved calls")
+	})
 	expectUses(t, calls, []string{
 		"edge calls src/m.ts::outer1 -> src/m.ts::outer1::helper 0.9 name @5",
 		"edge calls src/m.ts::outer2 -> src/m.ts::helper 0.9 name @9",
