@@ -17,10 +17,11 @@ import (
 // held for those directories, with the same rules as a full walk (ignore files,
 // excludes, size limits) and the stamps saving the reading of unchanged files.
 // full says only a full scan can tell (a directory vanished, a limit reached, C++
-// sources appeared or went, which changes the language of every .h file).
+// or Objective-C sources appeared or went, which changes the language of every
+// .h file).
 func (l *Live) rescanDirs(ctx context.Context, dirs []string) (full bool, err error) {
 	lim := l.opts.Limits.withDefaults()
-	hadCpp := hasLanguage(l.scan.Files, "cpp")
+	hadHeaders := headerLanguage(l.scan.Files)
 	files, skipped := l.scan.Files, l.scan.Skipped
 	slices.Sort(dirs)
 	for _, dir := range dirs {
@@ -57,8 +58,7 @@ func (l *Live) rescanDirs(ctx context.Context, dirs []string) (full bool, err er
 	for _, f := range files {
 		total += f.Size
 	}
-	hasCpp := hasLanguage(files, "cpp")
-	if len(files) > lim.MaxFiles || total > lim.MaxTotal || hasCpp != hadCpp {
+	if len(files) > lim.MaxFiles || total > lim.MaxTotal || headerLanguage(files) != hadHeaders {
 		return true, nil
 	}
 	headersAsCpp(files)
@@ -95,8 +95,4 @@ func (l *Live) listDir(ctx context.Context, dir string, lim Limits) (*Scan, []st
 	}
 	stamps := hashAll(part, li.paths, li.stamps, l.stamps)
 	return part, stamps, nil
-}
-
-func hasLanguage(files []File, lang string) bool {
-	return slices.ContainsFunc(files, func(f File) bool { return f.Language == lang })
 }

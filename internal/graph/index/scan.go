@@ -274,18 +274,8 @@ func hashFile(p, lang string, h hash.Hash, buf []byte) (string, error) {
 // C++, a tree with Objective-C sources gives them to the Objective-C grammar,
 // which reads C as well.
 func headersAsCpp(files []File) {
-	hasCpp, hasObjc := false, false
-	for _, f := range files {
-		hasCpp = hasCpp || f.Language == "cpp"
-		hasObjc = hasObjc || f.Language == "objc"
-	}
-	to := ""
-	switch {
-	case hasCpp:
-		to = "cpp"
-	case hasObjc:
-		to = "objc"
-	default:
+	to := headerLanguage(files)
+	if to == "c" {
 		return
 	}
 	for i, f := range files {
@@ -293,4 +283,20 @@ func headersAsCpp(files []File) {
 			files[i].Language = to
 		}
 	}
+}
+
+// headerLanguage is the language .h files of a tree with these files are read
+// in: "cpp", "objc" or "c".
+func headerLanguage(files []File) string {
+	hasObjc := false
+	for _, f := range files {
+		if f.Language == "cpp" {
+			return "cpp"
+		}
+		hasObjc = hasObjc || f.Language == "objc"
+	}
+	if hasObjc {
+		return "objc"
+	}
+	return "c"
 }
