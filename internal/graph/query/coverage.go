@@ -60,7 +60,9 @@ func goGaps(ctx context.Context, st *store.Store, n graph.Node, scope goScope) (
 		}
 		where = "(" + strings.Join(in, " OR ") + ")"
 	case scopeModule:
-		where = "1"
+		// The go command leaves testdata, vendor and folders starting with "."
+		// or "_" out of a module: their files are no part of what it checks.
+		where = "(" + inDir("f.path", path.Dir(n.File)) + " OR (" + inModule("f.path") + "))"
 	}
 	q := `SELECT f.path, f.parse_error, f.typed FROM files f
 WHERE f.language = 'go' AND ` + where + ` AND (f.parse_error <> '' OR (f.typed = 0 AND (
@@ -126,6 +128,17 @@ func inDir(column, dir string) string {
 	prefix := sqlString(dir + "/")
 	return "substr(" + column + ", 1, length(" + prefix + ")) = " + prefix +
 		" AND instr(substr(" + column + ", length(" + prefix + ") + 1), '/') = 0"
+}
+
+// inModule is an SQL condition: column is a file the go command would load
+// as part of a module (not under testdata, vendor, or a folder starting with
+// "." or "_").
+func inModule(column string) string {
+	var conds []string
+	for _, seg := range []string{"/testdata/", "/vendor/", "/_", "/."} {
+		conds = append(conds, "instr('/' || "+column+", '"+seg+"') = 0")
+	}
+	return strings.Join(conds, " AND ")
 }
 
 func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

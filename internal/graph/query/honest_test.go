@@ -192,3 +192,34 @@ func TestFallbackGoIsALowerBound(t *testing.T) {
 		t.Errorf("implementations of Alias = [%s] %s (%s), want T, lower-bound, through the alias", got, a.Certainty, a.Why)
 	}
 }
+
+// Go under testdata (which the go command leaves out of the module, and
+// tree-sitter extracts) does not make the module's answers lower bounds.
+func TestTestdataIsNoGap(t *testing.T) {
+	t.Parallel()
+	st := indexGo(t, map[string]string{
+		"go.mod":                 "module example.com/t\n\ngo 1.26\n",
+		"lib/lib.go":             "package lib\n\ntype Sizer interface{ Size() int }\n\ntype T struct{}\n\nfunc (T) Size() int { return F() }\n\nfunc F() int { return 1 }\n",
+		"lib/testdata/fix/f.go":  "package fix\n\ntype U struct{}\n\nfunc (U) Size() int { return 2 }\n",
+		"lib/testdata/fix/go.go": "package fix\n\nfunc G() int { return 3 }\n",
+	})
+	ctx := context.Background()
+	for _, kind := range []string{"implementations", "callers"} {
+		sym := map[string]string{"implementations": "example.com/t/lib.Sizer", "callers": "example.com/t/lib.F"}[kind]
+		a, err := Ask(ctx, st, kind, sym)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Certainty != Exact {
+			t.Errorf("%s %s: %s (%s), want exact: testdata is no part of the module", kind, sym, a.Certainty, a.Why)
+		}
+	}
+	// The fixture's own answers come from tree-sitter: lower bounds.
+	a, err := Ask(ctx, st, "callees", "G")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Certainty != LowerBound || !strings.Contains(a.Why, "lib/testdata/fix/go.go (no type checker") {
+		t.Errorf("callees G: %s (%s), want a lower bound naming its file", a.Certainty, a.Why)
+	}
+}
