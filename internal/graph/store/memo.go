@@ -8,13 +8,15 @@ import (
 // memo holds values derived from the whole graph, each with the generation it
 // was computed at.
 type memo struct {
-	mu     sync.Mutex // held while computing: two askers compute once
-	values map[string]memoValue
+	mu     sync.Mutex
+	values map[string]*memoValue
 }
 
 type memoValue struct {
+	mu         sync.Mutex // held while computing: two askers compute once
 	generation int64
 	value      any
+	ok         bool
 }
 
 // Memo returns compute's value for key, computed at most once per generation of
@@ -25,21 +27,30 @@ type memoValue struct {
 func (s *Store) Memo(ctx context.Context, key string, compute func() (any, error)) (any, error) {
 	m := &s.memo
 	m.mu.Lock()
-	defer m.mu.Unlock()
+	if m.values == nil {
+		m.values = map[string]*memoValue{}
+	}
+	v := m.values[key]
+	if v == nil {
+		v = &memoValue{}
+		m.values[key] = v
+	}
+	m.mu.Unlock()
+	// One lock per key: a long computation (communities) does not hold up a
+	// short one.
+	v.mu.Lock()
+	defer v.mu.Unlock()
 	gen, err := s.Generation(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if v, ok := m.values[key]; ok && v.generation == gen {
+	if v.ok && v.generation == gen {
 		return v.value, nil
 	}
 	value, err := compute()
 	if err != nil {
 		return nil, err
 	}
-	if m.values == nil {
-		m.values = map[string]memoValue{}
-	}
-	m.values[key] = memoValue{generation: gen, value: value}
+	v.generation, v.value, v.ok = gen, value, true
 	return value, nil
 }

@@ -244,12 +244,21 @@ func TestUnresolvedCallsNamed(t *testing.T) {
 	t.Parallel()
 	s := openTest(t)
 	var sites []graph.Unresolved
-	for i, name := range []string{"load", "x.load", "a::load", "reload", "x.load_y", "x.reload", "x_load"} {
+	for i, name := range []string{"load", "x.load", "a::load", "m.a::load", "reload", "x.load_y", "x.reload", "x_load", "a::b.load"} {
 		sites = append(sites, graph.Unresolved{From: "f", Name: name, Kind: graph.EdgeCalls, Line: i + 1})
 	}
 	sites = append(sites, graph.Unresolved{From: "f", Name: "load", Kind: graph.EdgeExtends, Line: 20})
 	replace(t, s, []graph.FileFacts{{Path: "a.py", Unresolved: sites}})
-	if n, err := s.UnresolvedCallsNamed(context.Background(), "load"); err != nil || n != 3 {
-		t.Errorf("unresolved calls named load = %d, %v; want load, x.load, a::load", n, err)
+	if n, err := s.UnresolvedCallsNamed(context.Background(), "load"); err != nil || n != 5 {
+		t.Errorf("unresolved calls named load = %d, %v; want load, x.load, a::load, m.a::load, a::b.load", n, err)
+	}
+	// The counts are kept per generation: a new site is counted once the index changes.
+	replace(t, s, []graph.FileFacts{{Path: "b.py", Unresolved: []graph.Unresolved{{From: "g", Name: "y.load", Kind: graph.EdgeCalls, Line: 1}}}})
+	if n, err := s.UnresolvedCallsNamed(context.Background(), "load"); err != nil || n != 6 {
+		t.Errorf("after a new site: %d, %v; want 6", n, err)
+	}
+	// A qualified name is asked of the database directly.
+	if n, err := s.UnresolvedCallsNamed(context.Background(), "b.load"); err != nil || n != 1 {
+		t.Errorf("unresolved calls named b.load = %d, %v; want a::b.load", n, err)
 	}
 }
