@@ -15,7 +15,7 @@ import (
 )
 
 func newConfigCmd() *cobra.Command {
-	cmd := &cobra.Command{Use: "config", Short: "Inspect the configuration"}
+	cmd := &cobra.Command{Use: "config", Short: "Inspect and change the configuration"}
 	cmd.AddCommand(&cobra.Command{
 		Use:   "show",
 		Short: "Print the merged configuration and where each value came from (secrets masked)",
@@ -28,6 +28,7 @@ func newConfigCmd() *cobra.Command {
 			return config.Show(cmd.OutOrStdout(), e.Config)
 		},
 	})
+	cmd.AddCommand(newConfigEditCmds()...)
 	return cmd
 }
 
