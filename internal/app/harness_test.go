@@ -58,6 +58,8 @@ type harness struct {
 	work string
 	srv  *fakemodel.Server
 	env  []string
+	// bin replaces the shared binary (one built with a release version).
+	bin string
 }
 
 func newHarness(t *testing.T, turns ...fakemodel.Turn) *harness {
@@ -76,6 +78,7 @@ func newHarness(t *testing.T, turns ...fakemodel.Turn) *harness {
 		"XDG_CONFIG_HOME=" + filepath.Join(root, "xdg"),
 		"ALBERT_API_KEY=test-key",
 		"PATH=" + os.Getenv("PATH"),
+		"ALBERT_CODE_NO_UPDATE_CHECK=1", // no test asks the real release feed
 	}
 	h.env = append(h.env, goEnv...)
 	return h
@@ -113,7 +116,11 @@ type result struct {
 // command prepares the binary with the harness's environment, pointed at the fake
 // server (through ALBERT_CODE_BASE_URL, so subcommands see it too), in the workspace.
 func (h *harness) command(ctx context.Context, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, binary, args...)
+	bin := binary
+	if h.bin != "" {
+		bin = h.bin
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = h.work
 	cmd.Env = append(h.env, "ALBERT_CODE_BASE_URL="+h.srv.URL())
 	cmd.Stdin = strings.NewReader("")

@@ -96,6 +96,7 @@ func runTUI(cmd *cobra.Command, f runFlags, prompt string) error {
 	}
 	o.Setup = setupFor(e.Env)
 	o.Sandbox = e.Env.Sandbox()
+	o.Notify, o.UpdateNotice = deskFor(cmd.ErrOrStderr(), e.Env.Config)
 	e.Close()
 	if !f.trust {
 		o.Trust = trustQuestion(home, wd)
