@@ -100,15 +100,28 @@ func extract(ctx context.Context, rel, lang string, src []byte, spec *Spec, gram
 	if err := parser.SetLanguage(grammar); err != nil {
 		return graph.FileFacts{}, fmt.Errorf("extract %s: set %s grammar: %w", rel, lang, err)
 	}
-	n := len(src)
-	tree := parser.ParseWithOptions(func(i int, _ sitter.Point) []byte {
-		if i < n {
-			return src[i:]
+	parse := func(src []byte) *sitter.Tree {
+		n := len(src)
+		return parser.ParseWithOptions(func(i int, _ sitter.Point) []byte {
+			if i < n {
+				return src[i:]
+			}
+			return nil
+		}, nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool {
+			return ctx.Err() != nil || time.Now().After(deadline)
+		}})
+	}
+	tree := parse(src)
+	if tree != nil && tree.RootNode().HasError() && spec.Repair != nil {
+		if fixed := spec.Repair(src); string(fixed) != string(src) {
+			if t := parse(fixed); t != nil && errorBytes(t.RootNode()) < errorBytes(tree.RootNode()) {
+				tree.Close()
+				tree, src = t, fixed
+			} else if t != nil {
+				t.Close()
+			}
 		}
-		return nil
-	}, nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool {
-		return ctx.Err() != nil || time.Now().After(deadline)
-	}})
+	}
 	if tree == nil {
 		if err := ctx.Err(); err != nil {
 			return graph.FileFacts{}, fmt.Errorf("extract %s: %w", rel, err)
@@ -161,4 +174,23 @@ func firstErrorLine(n *sitter.Node) int {
 		}
 		n = next
 	}
+}
+
+// errorBytes measures how much of the tree under n failed to parse: the bytes
+// ERROR nodes span, and one for each MISSING node. A file read as one ERROR
+// from its first line counts as broken as it is.
+func errorBytes(n *sitter.Node) uint {
+	switch {
+	case n.IsError():
+		return max(n.EndByte()-n.StartByte(), 1)
+	case n.IsMissing():
+		return 1
+	}
+	var sum uint
+	for i := uint(0); i < n.ChildCount(); i++ {
+		if c := n.Child(i); c.HasError() {
+			sum += errorBytes(c)
+		}
+	}
+	return sum
 }

@@ -70,6 +70,10 @@ type Spec struct {
 	// receiver of known type makes `x.m()` the site `T.m`, which the cross-file
 	// pass resolves through T and its bases.
 	Bindings func(n *sitter.Node, src []byte) Bindings
+	// Repair, when set, rewrites a source the grammar does not parse into one it
+	// may, every byte kept at its offset (see tsRepair); Extract keeps the
+	// rewrite only when it parses with fewer errors.
+	Repair func(src []byte) []byte
 	// ClassScopeHidden: a name a class body defines is not visible bare in its
 	// methods, nor a nested function's outside its function (Python's scoping).
 	ClassScopeHidden bool

@@ -98,6 +98,7 @@ var typescriptSpec = Spec{
 	CalleeHeadRefs: true,
 	MemberChains:   true,
 	Callee:         jsCallee,
+	Repair:         tsRepair,
 }
 
 // interfaceMember names a property or method signature of an interface or a
