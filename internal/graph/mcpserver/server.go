@@ -122,7 +122,7 @@ func newServer(cfg Config) (*mcp.Server, *handler) {
 		Description: "Run one read-only SQL statement (SELECT, WITH or VALUES) on the index, for questions the other tools do not answer. Writes, attached databases and pragmas are refused; at most max_rows rows are computed and a timeout applies. Tables: files, nodes, edges, unresolved (see `albert-code graph schema`). Write ORDER BY when you page, or pages may overlap."},
 		h.sql)
 	mcp.AddTool(s, &mcp.Tool{Name: "detect_changes", Annotations: ro,
-		Description: "Map the working tree's git diff (against base, default HEAD) onto the definitions it touches: for each, the changed lines, how many definitions depend on it (impact, 3 hops) and a risk label. The risk is a heuristic and says so; files the index has no definitions for are listed apart."},
+		Description: "Map the working tree's git diff (against base, default HEAD) onto the definitions it touches: for each, the changed lines, how many definitions depend on it (impact, 3 hops), a risk_score in [0,1] and its factors; with the communities and processes (entry points' flows) the change reaches. The score is a heuristic and the answer gives its formula; files the index has no definitions for are listed apart."},
 		h.detectChanges)
 	if cfg.Profile != Core {
 		mcp.AddTool(s, &mcp.Tool{Name: "get_cochange", Annotations: ro,
@@ -149,6 +149,7 @@ func newServer(cfg Config) (*mcp.Server, *handler) {
 			Description: q.description + " SYMBOL is a qualified name (example.com/m/pkg.Type.Method) or a bare name; an unknown one returns did_you_mean."},
 			h.question(q.kind))
 	}
+	h.addPrompts(s)
 	return s, h
 }
 
