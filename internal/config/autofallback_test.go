@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// /fallback's write: the key goes to the top of the global file, or replaces its
-// line, and the file keeps everything else; the reload then sees the new value.
+// /fallback's write: the key goes after the global file's top-level keys, or
+// replaces its line, and the file keeps everything else; the reload then sees the new value.
 func TestSaveAutoFallbackWritesTheGlobalFile(t *testing.T) {
 	s := newSandbox(t)
 	c := s.load(t, Overrides{})
@@ -27,7 +27,7 @@ func TestSaveAutoFallbackWritesTheGlobalFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(s.globalFile())
-	want := "auto_fallback_enabled = true\n# mine\nmodel = \"qwen\"\n\n[rate_limits]\ntier = \"prod\"\n"
+	want := "# mine\nmodel = \"qwen\"\nauto_fallback_enabled = true\n\n[rate_limits]\ntier = \"prod\"\n"
 	if string(data) != want {
 		t.Fatalf("file = %q, want %q", data, want)
 	}
