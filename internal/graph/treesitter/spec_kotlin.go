@@ -21,6 +21,8 @@ import (
 // bare call in a class is `this.m()` first; `Circle(1.0)` is a call of the class.
 //
 // Exported means not `private` nor `internal` (Kotlin's default is public).
+// Name uses are not read (no Refs): the grammar gives `a.b` no fields to tell the
+// member from the object by.
 //
 // The grammar needs a line break before a class body's closing brace after a
 // member: `interface I { fun f() }` on one line is a syntax error.

@@ -21,7 +21,8 @@ import (
 // extends its bases). A bare call in a type is `self.m()` first; `Circle(…)` is a
 // call of the type.
 //
-// Exported means not `private` nor `fileprivate`.
+// Exported means not `private` nor `fileprivate`. Name uses are not read (no
+// Refs): a member's name sits in a navigation_suffix the member rules do not skip.
 var swiftSpec = Spec{
 	Defs: []DefRule{
 		{Node: "class_declaration", Kind: graph.KindClass, NameField: "name", BodyField: "body", KindOf: swiftTypeKind},
