@@ -84,7 +84,8 @@ type Scan struct {
 var errStop = errors.New("walk limit reached")
 
 // ScanTree walks root and hashes every source file in a language the graph knows,
-// within limits. Files in other languages are not listed: they are not code.
+// within limits. Every other file the ignore rules keep is in Skipped with its
+// reason (WhyOf): an unknown language, too large, binary, generated, a link.
 func ScanTree(ctx context.Context, root string, limits Limits) (*Scan, error) {
 	return scanTree(ctx, root, limits, "")
 }
