@@ -136,6 +136,8 @@ func TestHeadersFollowTheProject(t *testing.T) {
 	c := writeTree(t, map[string]string{"lib.h": "int f(void);\n", "lib.c": "int f(void) { return 1; }\n"})
 	cpp := writeTree(t, map[string]string{"lib.h": "class A {};\n", "lib.cc": "#include \"lib.h\"\n", "old.c": "int g;\n"})
 	objc := writeTree(t, map[string]string{"A.h": "@interface A\n@end\n", "A.m": "@implementation A\n@end\n", "App.kt": "fun main() {}\n", "V.swift": "let v = 1\n"})
+	scripts := writeTree(t, map[string]string{"bin/deploy": "#!/usr/bin/env bash\necho hi\n", "run": "#!/bin/sh\n", "tool": "#!/usr/bin/env python3\n",
+		"Makefile": "all:\n", "Dockerfile.dev": "FROM alpine\n", "k8s/app.yml": "kind: Pod\n", "README.md": "# r\n", "x.bash": "f() { :; }\n"})
 	for _, tc := range []struct {
 		root string
 		want map[string]string
@@ -143,6 +145,8 @@ func TestHeadersFollowTheProject(t *testing.T) {
 		{c, map[string]string{"lib.h": "c", "lib.c": "c"}},
 		{cpp, map[string]string{"lib.h": "cpp", "lib.cc": "cpp", "old.c": "c"}},
 		{objc, map[string]string{"A.h": "objc", "A.m": "objc", "App.kt": "kotlin", "V.swift": "swift"}},
+		{scripts, map[string]string{"bin/deploy": "shell", "run": "shell", "Dockerfile.dev": "dockerfile", "k8s/app.yml": "yaml",
+			"README.md": "markdown", "x.bash": "shell"}},
 	} {
 		sc, err := ScanTree(ctx, tc.root, Limits{})
 		if err != nil {
@@ -152,6 +156,9 @@ func TestHeadersFollowTheProject(t *testing.T) {
 			if tc.want[f.Rel] != f.Language {
 				t.Errorf("%s: language %q, want %q", f.Rel, f.Language, tc.want[f.Rel])
 			}
+		}
+		if len(sc.Files) != len(tc.want) {
+			t.Errorf("kept %v, want %v", rels(sc.Files), tc.want)
 		}
 	}
 }

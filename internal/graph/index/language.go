@@ -1,6 +1,8 @@
 package index
 
 import (
+	"bytes"
+	"os"
 	"path"
 	"strings"
 )
@@ -60,4 +62,37 @@ func LanguageOf(rel string) string {
 		return "dockerfile"
 	}
 	return languages[strings.ToLower(path.Ext(rel))]
+}
+
+// shells are the interpreters whose scripts internal/graph/textref reads.
+var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "ksh": true, "zsh": true}
+
+// isShellScript reports whether the file at p starts with a #! line naming a
+// shell (`#!/bin/sh`, `#!/usr/bin/env bash`). Only files without an extension
+// are asked: it costs a read.
+func isShellScript(p string) bool {
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, 128)
+	n, _ := f.Read(buf)
+	line, _, _ := bytes.Cut(buf[:n], []byte("\n"))
+	rest, ok := bytes.CutPrefix(line, []byte("#!"))
+	if !ok {
+		return false
+	}
+	words := strings.Fields(string(rest))
+	if len(words) == 0 {
+		return false
+	}
+	interp := path.Base(words[0])
+	if interp == "env" && len(words) > 1 {
+		interp = words[1]
+		if interp == "-S" && len(words) > 2 {
+			interp = words[2]
+		}
+	}
+	return shells[path.Base(interp)]
 }

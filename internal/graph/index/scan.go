@@ -163,6 +163,9 @@ type listing struct {
 // add considers one file the walk kept; errStop ends the walk at a limit.
 func (l *listing) add(p, rel string, d fs.DirEntry) error {
 	lang := LanguageOf(rel)
+	if lang == "" && path.Ext(rel) == "" && isShellScript(p) {
+		lang = "shell" // `bin/deploy`, `.ci/run`: named by their #! line
+	}
 	if lang == "" {
 		l.sc.Skipped = append(l.sc.Skipped, Skip{rel, because(WhyUnknownLanguage, "no extractor reads this kind of file")})
 		return nil
