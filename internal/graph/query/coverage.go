@@ -59,13 +59,25 @@ func goGaps(ctx context.Context, st *store.Store, n graph.Node, scope goScope) (
 			in = append(in, "f.path IN (SELECT file FROM edges WHERE kind = 'imports' AND dst = "+sqlString(p)+")")
 		}
 		where = "(" + strings.Join(in, " OR ") + ")"
-	case scopeModule:
+	}
+	loadErr, _, err := st.Meta(ctx, golang.MetaLoadError)
+	if err != nil {
+		return "", err
+	}
+	untyped := "1"
+	if scope == scopeModule {
 		// The go command leaves testdata, vendor and folders starting with "."
 		// or "_" out of a module: their files are no part of what it checks.
 		where = "(" + inDir("f.path", path.Dir(n.File)) + " OR (" + inModule("f.path") + "))"
+		if loadErr == "" {
+			// The module loaded: a file it left out is another platform's
+			// (build constraints). It may call or use the symbol, but the
+			// type checker relates this build's types only.
+			untyped = inDir("f.path", path.Dir(n.File))
+		}
 	}
 	q := `SELECT f.path, f.parse_error, f.typed FROM files f
-WHERE f.language = 'go' AND ` + where + ` AND (f.parse_error <> '' OR (f.typed = 0 AND (
+WHERE f.language = 'go' AND ` + where + ` AND (f.parse_error <> '' OR (f.typed = 0 AND ` + untyped + ` AND (
   EXISTS (SELECT 1 FROM nodes n WHERE n.file = f.path AND n.kind NOT IN ('file', 'package'))
   OR EXISTS (SELECT 1 FROM sites s WHERE s.file = f.path))))
 ORDER BY f.path`
@@ -75,10 +87,6 @@ ORDER BY f.path`
 	}
 	if len(rows) == 0 {
 		return "", nil
-	}
-	loadErr, _, err := st.Meta(ctx, golang.MetaLoadError)
-	if err != nil {
-		return "", err
 	}
 	var named []string
 	for _, r := range rows[:min(len(rows), maxGapsNamed)] {
@@ -90,7 +98,7 @@ ORDER BY f.path`
 		case loadErr != "":
 			named = append(named, fmt.Sprintf("%s (no type checker: %s)", file, firstLine(loadErr)))
 		default:
-			named = append(named, file+" (no type checker)")
+			named = append(named, file+" (no type checker: left out of the loaded build, by build constraints or a package that did not load)")
 		}
 	}
 	count := fmt.Sprint(len(rows))

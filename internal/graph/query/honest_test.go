@@ -223,3 +223,32 @@ func TestTestdataIsNoGap(t *testing.T) {
 		t.Errorf("callees G: %s (%s), want a lower bound naming its file", a.Certainty, a.Why)
 	}
 }
+
+// A file another platform builds is left out of the type-checked build: an
+// answer it may add to (callers through its imports) is a lower bound naming
+// it; implementations, related within this build, stay exact.
+func TestOtherPlatformFiles(t *testing.T) {
+	t.Parallel()
+	st := indexGo(t, map[string]string{
+		"go.mod":            "module example.com/p\n\ngo 1.26\n",
+		"lib/lib.go":        "package lib\n\ntype Sizer interface{ Size() int }\n\nfunc F() int { return 1 }\n",
+		"use/use.go":        "package use\n\ntype T struct{}\n\nfunc (T) Size() int { return 1 }\n",
+		"use/use_plan9.go":  "package use\n\nimport \"example.com/p/lib\"\n\nfunc P() int { return lib.F() }\n",
+		"other/other.go":    "package other\n\nfunc O() int { return 2 }\n",
+		"other/other_js.go": "package other\n\nfunc J() int { return O() }\n",
+	})
+	ctx := context.Background()
+	for _, tc := range []struct{ kind, symbol, certainty, why string }{
+		{"implementations", "example.com/p/lib.Sizer", Exact, ""},
+		{"callers", "example.com/p/lib.F", LowerBound, "use/use_plan9.go (no type checker: left out of the loaded build"},
+		{"callers", "example.com/p/other.O", LowerBound, "other/other_js.go"},
+	} {
+		a, err := Ask(ctx, st, tc.kind, tc.symbol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Certainty != tc.certainty || !strings.Contains(a.Why, tc.why) {
+			t.Errorf("%s %s: %s (%s), want %s containing %q", tc.kind, tc.symbol, a.Certainty, a.Why, tc.certainty, tc.why)
+		}
+	}
+}
