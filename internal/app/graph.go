@@ -19,6 +19,7 @@ import (
 	"github.com/etalab-ia/albert-code/internal/graph/agenttool"
 	"github.com/etalab-ia/albert-code/internal/graph/changes"
 	"github.com/etalab-ia/albert-code/internal/graph/cochange"
+	"github.com/etalab-ia/albert-code/internal/graph/compact"
 	"github.com/etalab-ia/albert-code/internal/graph/golang"
 	"github.com/etalab-ia/albert-code/internal/graph/index"
 	"github.com/etalab-ia/albert-code/internal/graph/query"
@@ -230,6 +231,7 @@ func openIndex(root string) (*store.Store, error) {
 func newGraphQueryCmd(repo *string) *cobra.Command {
 	var asJSON bool
 	var depth int
+	var shape compact.Shape
 	cmd := &cobra.Command{
 		Use:   "query KIND SYMBOL",
 		Short: "Answer a question: " + strings.Join(query.Kinds, ", "),
@@ -240,6 +242,9 @@ shows its neighbourhood (definition, container, callers, callees, members,
 implementations) within a budget.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := shape.Check(); err != nil {
+				return usageError("%v", err)
+			}
 			root, st, err := openRepoIndex(*repo)
 			if err != nil {
 				return err
@@ -259,7 +264,7 @@ implementations) within a budget.`,
 				return questionError(err)
 			}
 			fresh, ferr := index.CheckFreshness(ctx, root, st, index.Limits{})
-			if asJSON {
+			if asJSON || shape.Compact() {
 				out := struct {
 					*query.Answer
 					Freshness *index.Freshness `json:"freshness,omitempty"`
@@ -267,13 +272,15 @@ implementations) within a budget.`,
 				if ferr == nil {
 					out.Freshness = &fresh
 				}
-				return printJSON(cmd.OutOrStdout(), out)
+				return printJSON(cmd.OutOrStdout(), shape.Apply(out))
 			}
 			return printAnswer(cmd.OutOrStdout(), a, fresh, ferr)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the answer as JSON")
 	cmd.Flags().IntVar(&depth, "depth", 0, fmt.Sprintf("impact: hops to walk (default %d, at most %d)", query.DefaultDepth, query.MaxDepth))
+	cmd.Flags().StringVar(&shape.Detail, "detail", "", "ids: JSON with the items as qualified names only")
+	cmd.Flags().StringVar(&shape.Format, "format", "", "tabular: JSON with the items as one string, a header line then one tab-separated line per item")
 	return cmd
 }
 
