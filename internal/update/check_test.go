@@ -279,3 +279,23 @@ func TestSlowFeedIsAbandonedAtTheDeadline(t *testing.T) {
 		t.Errorf("debug log = %q, want the deadline named", logs.String())
 	}
 }
+
+// BenchmarkNewerFromCache is what every start of the UI pays within the day: one
+// small file read, no request.
+func BenchmarkNewerFromCache(b *testing.B) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte(release("v0.3.0")))
+	}))
+	defer srv.Close()
+	c := &Checker{Feed: srv.URL, Current: "v0.2.0", CacheFile: filepath.Join(b.TempDir(), CacheFileName),
+		Logger: slog.New(slog.DiscardHandler)}
+	ctx := context.Background()
+	if _, ok := c.Newer(ctx); !ok {
+		b.Fatal("no release reported")
+	}
+	for b.Loop() {
+		if _, ok := c.Newer(ctx); !ok {
+			b.Fatal("no release reported")
+		}
+	}
+}
