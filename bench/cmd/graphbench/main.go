@@ -45,6 +45,18 @@ func runRole(args []string) (code int, ok bool) {
 	switch args[0] {
 	case "launch":
 		err = launch(args[1:])
+	case "loadfloor":
+		if len(args) != 2 {
+			err = errors.New("loadfloor: want the repository")
+		} else {
+			err = runLoadFloor(args[1])
+		}
+	case "tsindex":
+		if len(args) != 3 {
+			err = errors.New("tsindex: want the repository and the database")
+		} else {
+			err = runTreeSitterIndex(args[1], args[2])
+		}
 	case "floor":
 		if len(args) != 2 {
 			err = errors.New("floor: want one file list")
@@ -75,6 +87,8 @@ func mainErr() error {
 	var albert, modules, phases, only, jsonOut string
 	var corpora corpusFlags
 	var self, generated, keep bool
+	var scaleDir string
+	var scaleCalls int
 	var genFiles, genPackages int
 	flag.StringVar(&albert, "albert-code", "bench/bin/albert-code", "albert-code binary built from this checkout")
 	flag.StringVar(&cfg.Ctags, "ctags", "ctags", "universal-ctags binary (the speed peer; its leg reports \"not installed\" without it)")
@@ -95,6 +109,8 @@ func mainErr() error {
 	flag.DurationVar(&cfg.Timeout, "timeout", 10*time.Minute, "limit for one command")
 	flag.StringVar(&jsonOut, "json", "", "also write the report as JSON to this file")
 	flag.BoolVar(&keep, "keep", false, "keep the copied corpora (their path is printed)")
+	flag.StringVar(&scaleDir, "scale", "", "measure only the scale leg on this writable Go repository (golang.org/x/tools; see docs/benchmarks.md)")
+	flag.IntVar(&scaleCalls, "scale-calls", 500, "scale leg: calls per question to the running server")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -121,6 +137,21 @@ func mainErr() error {
 		defer func() { _ = os.RemoveAll(cfg.Work) }()
 	}
 
+	if scaleDir != "" {
+		rep, err := runScale(ctx, cfg, scaleDir, scaleCalls)
+		if err != nil {
+			return err
+		}
+		printScale(os.Stdout, rep)
+		if jsonOut == "" {
+			return nil
+		}
+		data, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(jsonOut, append(data, '\n'), 0o644)
+	}
 	if generated {
 		cfg.Sources = append(cfg.Sources, generatedSources(genFiles, genPackages)...)
 	}

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	_ "modernc.org/sqlite" // dbstat, read-only
+)
+
+// The scale leg (-scale DIR) measures one large Go repository against floors
+// taken in the same run (issue 17's goals, golang.org/x/tools v0.52.0):
+//   - the typed full index (`graph index --rebuild`) against the time and peak
+//     memory of go/packages loading the same module with types and syntax,
+//     tests included (the loadfloor role): what type-checking costs at least;
+//   - the first tree-sitter answers (the tsindex role: walk, parse, store, the
+//     cross-file pass; no type checker) against universal-ctags -R;
+//   - the index on disk, table by table (SQLite's dbstat);
+//   - a running `graph mcp` server: find_callers and a trivial query_graph
+//     (SELECT 1) over many calls, communities asked twice, the first answer
+//     after an edit.
+
+// scaleReport is what the scale leg measured.
+type scaleReport struct {
+	Dir        string      `json:"dir"`
+	GoFiles    int         `json:"go_files"`
+	GoLines    int         `json:"go_lines"`
+	Floor      measurement `json:"load_floor"`
+	Typed      measurement `json:"typed_index"`
+	TreeSitter measurement `json:"tree_sitter_index"`
+	// TreeSitterPhases is where the tree-sitter index spent its time (ms).
+	TreeSitterPhases map[string]float64 `json:"tree_sitter_phases"`
+	Ctags      measurement `json:"ctags"`
+	CtagsBytes int64       `json:"ctags_bytes"`
+	// IndexBytes is every file of the index folder; Tables what each table and
+	// index takes inside the database.
+	IndexBytes int64            `json:"index_bytes"`
+	IndexFiles map[string]int64 `json:"index_files"`
+	Tables     []tableSize      `json:"tables"`
+	Server     *serverReport    `json:"server,omitempty"`
+}
+
+type tableSize struct {
+	Name  string `json:"name"`
+	Bytes int64  `json:"bytes"`
+}
+
+// runScale measures dir (a writable copy of the repository) and prints the report.
+func runScale(ctx context.Context, cfg config, dir string, calls int) (*scaleReport, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	l := launcher{self: cfg.Self, timeout: cfg.Timeout}
+	rep := &scaleReport{Dir: dir, IndexFiles: map[string]int64{}}
+	rep.GoFiles, rep.GoLines = countGo(dir)
+	logf := func(format string, args ...any) { fmt.Fprintf(cfg.Log, "scale: "+format+"\n", args...) }
+
+	// Warm the build cache (export data of the dependencies) for both legs.
+	logf("warming the build cache")
+	if _, _, err := l.run(ctx, dir, cfg.Self, "loadfloor", dir); err != nil {
+		return nil, err
+	}
+	logf("go/packages floor")
+	if rep.Floor, _, err = l.run(ctx, dir, cfg.Self, "loadfloor", dir); err != nil {
+		return nil, err
+	}
+	logf("typed full index")
+	if rep.Typed, _, err = l.run(ctx, dir, append(cfg.Albert, "graph", "index", "--rebuild", "--repo", dir)...); err != nil {
+		return nil, err
+	}
+	indexDir := filepath.Join(dir, ".albert-code", "graph")
+	if err := indexSize(indexDir, rep); err != nil {
+		return nil, err
+	}
+	logf("tree-sitter index")
+	tsDB := filepath.Join(cfg.Work, "ts", "graph.db")
+	var out []byte
+	if rep.TreeSitter, out, err = l.run(ctx, dir, cfg.Self, "tsindex", dir, tsDB); err != nil {
+		return nil, err
+	}
+	var ts struct {
+		Phases map[string]float64 `json:"phases"`
+	}
+	if err := json.Unmarshal(out, &ts); err != nil {
+		return nil, fmt.Errorf("tsindex output: %w", err)
+	}
+	rep.TreeSitterPhases = ts.Phases
+	logf("universal-ctags")
+	tags := filepath.Join(cfg.Work, "tags")
+	if rep.Ctags, _, err = l.run(ctx, dir, cfg.Ctags, "-R", "-f", tags, "."); err != nil {
+		return nil, err
+	}
+	if info, err := os.Stat(tags); err == nil {
+		rep.CtagsBytes = info.Size()
+	}
+	logf("graph mcp server, %d calls per question", calls)
+	if rep.Server, err = measureServer(ctx, cfg.Albert, dir, indexDir, calls); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// indexSize records the index folder's files and, through dbstat, what each
+// table and index of the database takes.
+func indexSize(indexDir string, rep *scaleReport) error {
+	err := filepath.WalkDir(indexDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(indexDir, p)
+		if top, _, nested := strings.Cut(filepath.ToSlash(rel), "/"); nested {
+			rel = top + "/"
+		}
+		rep.IndexFiles[rel] += info.Size()
+		rep.IndexBytes += info.Size()
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("index size: %w", err)
+	}
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(indexDir, "graph.db")+"?mode=ro")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	rows, err := db.Query(`SELECT name, SUM(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC`)
+	if err != nil {
+		return fmt.Errorf("dbstat: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t tableSize
+		if err := rows.Scan(&t.Name, &t.Bytes); err != nil {
+			return err
+		}
+		rep.Tables = append(rep.Tables, t)
+	}
+	return rows.Err()
+}
+
+// countGo counts the Go files and lines under dir, as the go command would see
+// them (testdata and dot folders left out).
+func countGo(dir string) (files, lines int) {
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && p != dir && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_")) {
+			return fs.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".go") {
+			b, err := os.ReadFile(p)
+			if err == nil {
+				files++
+				lines += strings.Count(string(b), "\n")
+			}
+		}
+		return nil
+	})
+	return files, lines
+}
+
+// printScale writes the scale report as Markdown, with each goal's verdict.
+func printScale(w io.Writer, r *scaleReport) {
+	fmt.Fprintf(w, "Repository: %s (%d Go files, %d lines)\n\n", r.Dir, r.GoFiles, r.GoLines)
+	fmt.Fprintln(w, "| leg | wall s | peak RSS MiB |")
+	fmt.Fprintln(w, "|---|---:|---:|")
+	for _, row := range []struct {
+		name string
+		m    measurement
+	}{{"go/packages load, types + syntax, tests (floor)", r.Floor}, {"`graph index --rebuild` (typed)", r.Typed},
+		{"tree-sitter index (first answers)", r.TreeSitter}, {"universal-ctags -R", r.Ctags}} {
+		fmt.Fprintf(w, "| %s | %.2f | %.0f |\n", row.name, row.m.Wall.Seconds(), mib(row.m.MaxRSS))
+	}
+	fmt.Fprintf(w, "\nTree-sitter index phases (ms): scan %.0f, extract %.0f, store %.0f, cross-file pass %.0f\n\n",
+		r.TreeSitterPhases["scan_ms"], r.TreeSitterPhases["extract_ms"], r.TreeSitterPhases["store_ms"], r.TreeSitterPhases["resolve_ms"])
+	fmt.Fprintf(w, "Index folder: %.1f MiB (", float64(r.IndexBytes)/(1<<20))
+	first := true
+	for name, n := range r.IndexFiles {
+		if !first {
+			fmt.Fprint(w, ", ")
+		}
+		first = false
+		fmt.Fprintf(w, "%s %.1f MiB", name, float64(n)/(1<<20))
+	}
+	fmt.Fprintf(w, "); ctags' tags file: %.1f MiB\n\n", float64(r.CtagsBytes)/(1<<20))
+	fmt.Fprintln(w, "| table or index | MiB |")
+	fmt.Fprintln(w, "|---|---:|")
+	for _, t := range r.Tables {
+		fmt.Fprintf(w, "| %s | %.2f |\n", t.Name, float64(t.Bytes)/(1<<20))
+	}
+	fmt.Fprintln(w)
+	if s := r.Server; s != nil {
+		fmt.Fprintf(w, "Server (`graph mcp`, %d calls each): first call %.0f ms; find_callers p50 %.2f ms, p95 %.2f ms; "+
+			"query_graph SELECT 1 p50 %.2f ms, p95 %.2f ms; get_communities first %.0f ms, again %.1f ms; "+
+			"find_callers after a one-file edit: median %.0f ms; server peak RSS %.0f MiB\n\n",
+			s.Calls, s.FirstMS, s.CallersP50, s.CallersP95, s.TrivialP50, s.TrivialP95, s.CommunitiesFirstMS,
+			s.CommunitiesAgainMS, s.AfterEditMS, mib(s.PeakRSSKiB))
+	}
+	verdict := func(ok bool) string {
+		if ok {
+			return "met"
+		}
+		return "not met"
+	}
+	tr, mr := ratio(r.Typed.Wall.Seconds(), r.Floor.Wall.Seconds()), ratio(float64(r.Typed.MaxRSS), float64(r.Floor.MaxRSS))
+	cr := ratio(r.TreeSitter.Wall.Seconds(), r.Ctags.Wall.Seconds())
+	fmt.Fprintln(w, "| goal | measured | verdict |")
+	fmt.Fprintln(w, "|---|---:|---|")
+	fmt.Fprintf(w, "| typed index time ≤ 1.5× the load | %.2f× | %s |\n", tr, verdict(tr <= 1.5))
+	fmt.Fprintf(w, "| typed index peak memory ≤ 1.5× the load's | %.2f× | %s |\n", mr, verdict(mr <= 1.5))
+	fmt.Fprintf(w, "| first tree-sitter answers ≤ 3× ctags | %.2f× | %s |\n", cr, verdict(cr <= 3))
+	fmt.Fprintf(w, "| index on disk ≤ 25 MiB | %.1f MiB | %s |\n", float64(r.IndexBytes)/(1<<20), verdict(r.IndexBytes <= 25<<20))
+	if s := r.Server; s != nil {
+		fmt.Fprintf(w, "| find_callers p95 ≤ 20 ms | %.2f ms | %s |\n", s.CallersP95, verdict(s.CallersP95 <= 20))
+		fmt.Fprintf(w, "| trivial call < 5 ms | p95 %.2f ms | %s |\n", s.TrivialP95, verdict(s.TrivialP95 < 5))
+	}
+}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The scale leg on a tiny generated Go module: every leg runs and reports
+// plausible figures, the server answers every call, and the report gives a
+// verdict for each goal.
+func TestScaleLegOnATinyModule(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	if err := generateGo(dir, 8, 2); err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(t, "ctags")
+	rep, err := runScale(ctx, cfg, dir, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.GoFiles != 8 || rep.Floor.Wall <= 0 || rep.Typed.Wall <= 0 || rep.TreeSitter.Wall <= 0 || rep.Typed.MaxRSS <= 0 {
+		t.Errorf("legs = %+v", rep)
+	}
+	if rep.TreeSitterPhases["extract_ms"] <= 0 || rep.IndexBytes <= 0 || rep.IndexFiles["graph.db"] <= 0 {
+		t.Errorf("tree-sitter phases %v, index %d bytes in %v", rep.TreeSitterPhases, rep.IndexBytes, rep.IndexFiles)
+	}
+	if !slices.ContainsFunc(rep.Tables, func(s tableSize) bool { return s.Name == "edges" && s.Bytes > 0 }) {
+		t.Errorf("table sizes lack edges: %+v", rep.Tables)
+	}
+	s := rep.Server
+	if s == nil || s.Calls != 5 || s.CallersP50 <= 0 || s.TrivialP95 <= 0 || s.CommunitiesAgainMS <= 0 || s.AfterEditMS <= 0 || s.PeakRSSKiB <= 0 {
+		t.Errorf("server = %+v", s)
+	}
+	var out bytes.Buffer
+	printScale(&out, rep)
+	for _, goal := range []string{"typed index time ≤ 1.5×", "peak memory ≤ 1.5×", "≤ 3× ctags", "index on disk ≤ 25 MiB", "find_callers p95 ≤ 20 ms", "trivial call < 5 ms"} {
+		if !strings.Contains(out.String(), goal) {
+			t.Errorf("the report has no verdict for %q:\n%s", goal, out.String())
+		}
+	}
+}
