@@ -36,8 +36,8 @@ type scaleReport struct {
 	TreeSitter measurement `json:"tree_sitter_index"`
 	// TreeSitterPhases is where the tree-sitter index spent its time (ms).
 	TreeSitterPhases map[string]float64 `json:"tree_sitter_phases"`
-	Ctags      measurement `json:"ctags"`
-	CtagsBytes int64       `json:"ctags_bytes"`
+	Ctags            measurement        `json:"ctags"`
+	CtagsBytes       int64              `json:"ctags_bytes"`
 	// IndexBytes is every file of the index folder; Tables what each table and
 	// index takes inside the database.
 	IndexBytes int64            `json:"index_bytes"`
