@@ -202,8 +202,8 @@ func (b *pyBinder) assignment(n *sitter.Node) {
 }
 
 // valueType is the class a value is an instance of when the value says it: a
-// call of a capitalised name (`Environment(…)`, `nodes.Const(…)`), or an
-// annotated parameter of the method read. ok is false for `None`, which says
+// call of a capitalised name (`Environment(…)`, `nodes.Const(…)`), an
+// annotated parameter of the method read, or `x or Default()`. ok is false for `None`, which says
 // nothing (an attribute set to None first, to a value later).
 func (b *pyBinder) valueType(v *sitter.Node) (t string, ok bool) {
 	if v == nil {
@@ -228,6 +228,16 @@ func (b *pyBinder) valueType(v *sitter.Node) (t string, ok bool) {
 	case "identifier":
 		if t, found := b.paramTypes[text(v, b.src)]; found {
 			return t, true
+		}
+	case "boolean_operator":
+		// `given or Default()`: a Default, unless given says another class.
+		if fieldText(v, "operator", b.src) != "or" {
+			return "", true
+		}
+		lt, _ := b.valueType(v.ChildByFieldName("left"))
+		rt, ok := b.valueType(v.ChildByFieldName("right"))
+		if lt == "" || lt == rt {
+			return rt, ok
 		}
 	}
 	return "", true

@@ -271,3 +271,28 @@ def render(err: Err):
 		`unresolved references app/sel.py::render -> Err.line @13:12`,
 	})
 }
+
+// `x = given or Default()` holds a Default when nothing types given (pyright
+// reads the union, whose only class is Default): oauthlib's
+// `self.request_validator = request_validator or RequestValidator()`.
+func TestPythonOrDefaultTypes(t *testing.T) {
+	t.Parallel()
+	got := usesOf(t, "app/grant.py", `from .validator import Validator
+
+
+class Grant:
+    def __init__(self, validator=None):
+        self.validator = validator or Validator()
+
+    def check(self, scopes, client=None):
+        fallback = client or Validator()
+        self.validator.validate(scopes)
+        fallback.authenticate()
+`)
+	expectUses(t, got, []string{
+		`unresolved calls app/grant.py::Grant::__init__ -> Validator @6:39`,
+		`unresolved calls app/grant.py::Grant::check -> Validator @9:30`,
+		`unresolved calls app/grant.py::Grant::check -> Validator.authenticate @11:9`,
+		`unresolved calls app/grant.py::Grant::check -> Validator.validate @10:9`,
+	})
+}
