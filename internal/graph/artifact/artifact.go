@@ -249,7 +249,8 @@ func pack(snap, out string, m *Meta) error {
 	if _, err := io.Copy(tw, db); err != nil {
 		return errors.Join(err, tmp.Close())
 	}
-	if err := errors.Join(tw.Close(), zw.Close(), tmp.Sync(), tmp.Close()); err != nil {
+	// CreateTemp makes the file private; the artifact is meant to be committed.
+	if err := errors.Join(tw.Close(), zw.Close(), tmp.Chmod(0o644), tmp.Sync(), tmp.Close()); err != nil {
 		return err
 	}
 	return os.Rename(tmp.Name(), out)

@@ -109,8 +109,8 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if !slices.Contains(paths, "shapes/registry.go") || !slices.Contains(paths, "tools/util.py") {
 		t.Fatalf("files = %v", paths)
 	}
-	if info, err := os.Stat(out); err != nil || info.Size() >= m.DBBytes {
-		t.Fatalf("artifact %v (%v) is not smaller than the index's %d bytes", info, err, m.DBBytes)
+	if info, err := os.Stat(out); err != nil || info.Size() >= m.DBBytes || info.Mode().Perm() != 0o644 {
+		t.Fatalf("artifact %v (%v): want smaller than the index's %d bytes, and readable by all (it is committed)", info, err, m.DBBytes)
 	}
 
 	second := fixtureRepo(t)
