@@ -93,7 +93,7 @@ func (m *Model) showUpdateNote() {
 // terminal had no focus.
 func (m *Model) notifyTurnEnd(err error) tea.Cmd {
 	n := m.o.Notify
-	if n == nil || !m.desk.blurred {
+	if !m.notifying() {
 		return nil
 	}
 	took := time.Since(m.busySince)
@@ -110,10 +110,16 @@ func (m *Model) notifyTurnEnd(err error) tea.Cmd {
 // notifyWaiting announces a dialog that waits for the user while the terminal
 // has no focus, whatever the turn's length.
 func (m *Model) notifyWaiting(what string) tea.Cmd {
-	if m.o.Notify == nil || !m.desk.blurred {
+	if !m.notifying() {
 		return nil
 	}
 	return m.notify(what)
+}
+
+// notifying says whether a notification is due now: they are on and the terminal
+// reported that it lost the focus.
+func (m *Model) notifying() bool {
+	return m.o.Notify != nil && m.o.Notify.Notifier != nil && m.desk.blurred
 }
 
 // notify writes the terminal's sequence through the renderer, or runs notify-send

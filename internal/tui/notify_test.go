@@ -257,3 +257,17 @@ func TestSlowUpdateCheckDoesNotDelayStart(t *testing.T) {
 		t.Errorf("screen:\n%s", l.screen())
 	}
 }
+
+// A Notify without a notifier (a front end that built it by hand) sends nothing
+// rather than failing.
+func TestNotifyWithoutNotifierSendsNothing(t *testing.T) {
+	t.Parallel()
+	l := newLoop(t, 80, 24, func(o *Options) { o.Notify = &Notify{} }, fakemodel.Turn{Text: []string{"done"}})
+	l.ready()
+	l.handle(tea.BlurMsg{})
+	l.typeLine("work")
+	l.idle()
+	if raw := l.settle(); len(raw) != 0 {
+		t.Errorf("sequences written: %q", raw)
+	}
+}
