@@ -34,6 +34,9 @@ const (
 var whyOrder = []string{WhyParseError, WhyNotUTF8, WhyUnreadable, WhySymlinkLoop, WhyTooLarge, WhyTooDeep,
 	WhyBinary, WhyGenerated, WhySymlink, WhyNotRegular, WhyUnknownLanguage}
 
+// reasonUnknownLanguage is one string for the many files of unknown languages.
+const reasonUnknownLanguage = WhyUnknownLanguage + ": no extractor reads this kind of file"
+
 // because writes a Skip reason.
 func because(why, detail string) string { return why + ": " + detail }
 

@@ -167,7 +167,7 @@ func (l *listing) add(p, rel string, d fs.DirEntry) error {
 		lang = "shell" // `bin/deploy`, `.ci/run`: named by their #! line
 	}
 	if lang == "" {
-		l.sc.Skipped = append(l.sc.Skipped, Skip{rel, because(WhyUnknownLanguage, "no extractor reads this kind of file")})
+		l.sc.Skipped = append(l.sc.Skipped, Skip{rel, reasonUnknownLanguage})
 		return nil
 	}
 	info, err := d.Info()
