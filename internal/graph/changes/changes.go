@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -150,7 +151,7 @@ func Map(ctx context.Context, st *store.Store, base string, hunks []Hunk) (*Repo
 		if err != nil {
 			return nil, err
 		}
-		if len(inFile) == 0 {
+		if !slices.ContainsFunc(inFile, isDefinition) {
 			rep.Unmapped = append(rep.Unmapped, file)
 			continue
 		}
@@ -186,12 +187,16 @@ func Map(ctx context.Context, st *store.Store, base string, hunks []Hunk) (*Repo
 	return rep, nil
 }
 
+// isDefinition tells a definition from the nodes that stand for a whole file
+// or package (a Markdown or YAML file may have only those).
+func isDefinition(n graph.Node) bool { return n.Kind != graph.KindFile && n.Kind != graph.KindPackage }
+
 // innermost is the smallest definition (not the file itself) whose lines contain line.
 func innermost(nodes []graph.Node, line int) (graph.Node, bool) {
 	var best graph.Node
 	found := false
 	for _, n := range nodes {
-		if n.Kind == graph.KindFile || n.Kind == graph.KindPackage {
+		if !isDefinition(n) {
 			continue
 		}
 		end := max(n.EndLine, n.Line)

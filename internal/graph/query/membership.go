@@ -24,13 +24,13 @@ type Membership struct {
 }
 
 // CommunityMembership partitions the indexed symbols as Communities does (same
-// weights, resolution 1), once, for Of to look up.
+// weights, resolution 1, the same partition kept per index version), for Of to
+// look up.
 func CommunityMembership(ctx context.Context, st *store.Store) (*Membership, error) {
-	g, err := loadCommunityGraph(ctx, st)
+	g, p, err := partition(ctx, st, 1)
 	if err != nil {
 		return nil, err
 	}
-	p := community.Detect(len(g.nodes), g.edges, community.Options{Resolution: 1})
 	return &Membership{graph: g, part: p, names: map[int]string{}}, nil
 }
 
