@@ -24,8 +24,9 @@ import (
 // Name uses are not read (no Refs): the grammar gives `a.b` no fields to tell the
 // member from the object by.
 //
-// The grammar needs a line break before a class body's closing brace after a
-// member: `interface I { fun f() }` on one line is a syntax error.
+// The vendored scanner is patched so that a class body may close on its last
+// member's line (`interface I { fun f() }`), which the grammar as published
+// reads as a syntax error.
 var kotlinSpec = Spec{
 	Defs: []DefRule{
 		{Node: "class_declaration", Kind: graph.KindClass, NameField: "name", KindOf: kotlinClassKind},

@@ -170,6 +170,14 @@ bool tree_sitter_kotlin_external_scanner_scan(void *payload, TSLexer *lexer, con
                     advance(lexer);
                     lexer->mark_end(lexer);
                     return true;
+                // albert-code patch: a class member needs no line break before the
+                // brace that closes its body (`object O { val x = 1 }`).
+                case '}':
+                    if (valid_symbols[CLASS_MEMBER_SEMI]) {
+                        lexer->result_symbol = CLASS_MEMBER_SEMI;
+                        return true;
+                    }
+                    return false;
                 default:
                     return false;
             }
