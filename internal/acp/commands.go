@@ -124,6 +124,22 @@ func (h *host) ShowRPM(context.Context) error {
 	return nil
 }
 
+// Reload reads the configuration again, keeping the conversation (/reload; also
+// how /config set and /fallback apply what they saved).
+func (h *host) Reload(ctx context.Context) error { return h.ss.reload(ctx) }
+
+// EditableConfig is the configuration /config set and unset write through.
+func (h *host) EditableConfig() (*config.Config, error) { return h.ss.chat.Config(), nil }
+
+// AutoFallback says whether the rate limiter may move calls to a fallback model.
+func (h *host) AutoFallback() bool { return !h.ss.chat.Config().RateLimits.NoAutoFallback }
+
+// SaveAutoFallback writes auto_fallback_enabled to the global config file; /fallback
+// then reloads the session.
+func (h *host) SaveAutoFallback(on bool) (string, error) {
+	return h.ss.chat.Config().SaveAutoFallback(on)
+}
+
 func (h *host) ConfigText() (string, error) {
 	var b bytes.Buffer
 	err := config.Show(&b, h.ss.chat.Config())

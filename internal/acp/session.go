@@ -26,8 +26,10 @@ type session struct {
 	srv  *server
 	chat *chat.Session
 	// env is closed with the session: it stops the configured MCP servers and the
-	// editor's.
+	// editor's. A reload replaces it, under mu.
 	env *agentenv.Env
+	// mcp are the editor's MCP servers, started again by a reload.
+	mcp []sdk.McpServer
 
 	// pending are messages for the user that must wait for the session's id to be
 	// on the wire (MCP servers that failed to start); announced sends them once.
@@ -101,7 +103,7 @@ func (s *server) open(ctx context.Context, cwd, resume string, mcp []sdk.McpServ
 	for _, w := range restored {
 		notices = append(notices, "Warning: "+w)
 	}
-	ss := &session{cwd: cwd, srv: s, env: env, pending: notices}
+	ss := &session{cwd: cwd, srv: s, env: env, mcp: mcp, pending: notices}
 	c, err := chat.Open(env, chat.Options{Resume: resume, Approver: approver{ss}, ToolOverrides: append(ss.editorTools(s.clientCaps()), ss.askTool())})
 	if err != nil {
 		env.Close()
@@ -235,5 +237,33 @@ func (s *server) CloseSession(_ context.Context, p sdk.CloseSessionRequest) (sdk
 // close ends the session's conversation, then stops its MCP servers.
 func (ss *session) close() {
 	ss.chat.Close()
-	ss.env.Close()
+	ss.mu.Lock()
+	env := ss.env
+	ss.mu.Unlock()
+	env.Close()
+}
+
+// reload reads the configuration again and goes on with the conversation in it
+// (/reload, /config set, /fallback), with the editor's MCP servers started anew.
+func (ss *session) reload(ctx context.Context) error {
+	env, err := ss.srv.opts.LoadEnv(ss.cwd)
+	if err != nil {
+		return openError(err)
+	}
+	env, notices := withEditorMCP(env, ss.mcp)
+	if err := ss.chat.Reload(env); err != nil {
+		env.Close()
+		return err
+	}
+	ss.mu.Lock()
+	old := ss.env
+	ss.env = env
+	ss.mu.Unlock()
+	old.Close()
+	for _, n := range notices {
+		ss.send(ctx, sdk.UpdateAgentMessageText(n+"\n"))
+	}
+	ss.sendConfigOptions(ctx)
+	ss.sendUsage(ctx)
+	return nil
 }

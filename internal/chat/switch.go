@@ -63,6 +63,20 @@ func (s *Session) SetModel(name string) error {
 	return s.switchTo("switch model while a prompt runs", env, false)
 }
 
+// Reload goes on with the conversation in env, an environment built again from
+// the configuration files (/reload, /config set), keeping the model and profile
+// in use when env still knows them. The caller owns both environments: it closes
+// the old one once Reload succeeded, env when it failed.
+func (s *Session) Reload(env *agentenv.Env) error {
+	if e, err := env.WithProfile(s.Profile()); err == nil {
+		env = e
+	}
+	if e, err := env.WithModel(s.Model()); err == nil {
+		env = e
+	}
+	return s.switchTo("reload while a prompt runs", env, false)
+}
+
 // Clear starts a new, empty session with the same profile and model. The previous
 // one stays on disk and can be resumed.
 func (s *Session) Clear() error {

@@ -36,7 +36,7 @@ func Default() *Registry {
 		// The original's /limits showed the same table.
 		{Name: "quota", Aliases: []string{"limits"}, Description: "Show today's token usage against the account's daily limits", Faces: bothFaces, Run: runQuota},
 		// The original's /fallback toggled auto_fallback_enabled in the config file (notes §3.4).
-		{Name: "fallback", ArgHint: "[on|off]", Description: "Turn the automatic switch to a rate-limited model's fallback_model on or off", Faces: tuiOnly, Run: runFallback},
+		{Name: "fallback", ArgHint: "[on|off]", Description: "Turn the automatic switch to a rate-limited model's fallback_model on or off", Faces: bothFaces, Run: runFallback},
 		// The original's /proxy-setup was a guided editor of the same variables (notes §2.2).
 		{Name: "proxy-setup", ArgHint: "[NAME=VALUE ...]", Description: "Show or save the proxy variables kept in ~/.albert-code/.env", Faces: tuiOnly, Run: runProxySetup},
 		{Name: "rpm", Description: "Show the model's requests and tokens in the last minute against its limits", Faces: bothFaces, Run: runRPM},
