@@ -30,6 +30,8 @@ type serverReport struct {
 	// edit inside a function body (the edit indexed before the answer).
 	AfterEditMS float64 `json:"after_edit_ms"`
 	PeakRSSKiB  int64   `json:"peak_rss_kib"`
+	// Modes is the same questions in-process, per call against kept.
+	Modes *modeReport `json:"modes,omitempty"`
 }
 
 // measureServer starts `graph mcp` on the indexed dir and times its answers
@@ -118,6 +120,11 @@ func measureServer(ctx context.Context, albert []string, dir, indexDir string, c
 	rep.AfterEditMS = quantile(after, 0.5)
 	if cmd.Process != nil {
 		rep.PeakRSSKiB = peakRSS(cmd.Process.Pid)
+	}
+	cs.Close()
+	// The per-call mode walks the whole tree on every call: fewer calls.
+	if rep.Modes, err = compareModes(ctx, dir, symbols, max(calls/5, 1)); err != nil {
+		return nil, fmt.Errorf("in-process modes: %w", err)
 	}
 	return rep, nil
 }

@@ -37,6 +37,9 @@ func TestScaleLegOnATinyModule(t *testing.T) {
 	if s == nil || s.Calls != 5 || s.CallersP50 <= 0 || s.TrivialP95 <= 0 || s.CommunitiesAgainMS <= 0 || s.AfterEditMS <= 0 || s.PeakRSSKiB <= 0 {
 		t.Errorf("server = %+v", s)
 	}
+	if m := s.Modes; m == nil || m.PerCallCallersP50 <= 0 || m.KeptCallersP50 <= 0 || m.KeptTrivialP95 <= 0 || m.PerCallCommunitiesAgainMS <= 0 {
+		t.Errorf("in-process modes = %+v", s.Modes)
+	}
 	var out bytes.Buffer
 	printScale(&out, rep)
 	for _, goal := range []string{"typed index time ≤ 1.5×", "peak memory ≤ 1.5×", "≤ 3× ctags", "index on disk ≤ 25 MiB", "find_callers p95 ≤ 20 ms", "trivial call < 5 ms"} {
