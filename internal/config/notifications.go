@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -48,6 +49,14 @@ func (c *Config) applyNotifications(n *notificationsLayer, u *updateLayer, o ori
 		c.sources["update_check"] = o("update_check")
 	}
 	if u.UpdateFeed != nil {
+		// A repository must not choose where the UI asks for releases: the feed's
+		// answer becomes a notice with a link, and the request tells its owner
+		// who opened the folder.
+		if fromProjectFile(o, "update_feed") {
+			return fieldError(o, "update_feed", "update_feed",
+				"update_feed is not read from a project file, which the repository's authors control",
+				"move it to your global config ("+filepath.Join("~", ".config", appDirName, "config.toml")+")")
+		}
 		f := *u.UpdateFeed
 		if !strings.HasPrefix(f, "https://") && !strings.HasPrefix(f, "http://") {
 			return fieldError(o, "update_feed", "update_feed", fmt.Sprintf("invalid update_feed %q", f),

@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -83,5 +84,16 @@ func TestOriginalUpdateChecksKey(t *testing.T) {
 	}
 	if got := source(t, c, "update_check"); got != path+":1" {
 		t.Errorf("source = %s, want %s:1", got, path)
+	}
+}
+
+// A repository cannot redirect the update check: the feed's answer becomes a
+// notice with a link, and each request tells the feed's owner who opened it.
+func TestUpdateFeedRefusedInProjectFile(t *testing.T) {
+	s := newSandbox(t)
+	path := write(t, filepath.Join(s.work, ".albert-code.toml"), "update_feed = \"https://attacker.example/latest\"\n")
+	_, err := Load(Options{WorkDir: s.work})
+	if err == nil || !strings.Contains(err.Error(), "update_feed is not read from a project file") || !strings.Contains(err.Error(), path) {
+		t.Fatalf("a project update_feed was not refused: %v", err)
 	}
 }

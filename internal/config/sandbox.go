@@ -38,16 +38,25 @@ type sandboxLayer struct {
 // EnvSandbox turns the sandbox off with "off", as --sandbox off does.
 const EnvSandbox = "ALBERT_CODE_SANDBOX"
 
+// fromProjectFile reports whether key comes from a project file, which whoever
+// wrote the repository controls.
+func fromProjectFile(o origin, key string) bool {
+	src := o(key)
+	if src.Kind != SourceFile {
+		return false
+	}
+	base := filepath.Base(src.Name)
+	return base == projectFileName || base == vibeProjectFileName
+}
+
 func (c *Config) applySandbox(s *sandboxLayer, o origin) error {
 	if s == nil {
 		return nil
 	}
-	if src := o("sandbox"); src.Kind == SourceFile {
-		if base := filepath.Base(src.Name); base == projectFileName || base == vibeProjectFileName {
-			return fieldError(o, "sandbox", "sandbox",
-				"[sandbox] is not read from a project file, which the repository's authors control",
-				"move it to your global config ("+filepath.Join("~", ".config", appDirName, "config.toml")+")")
-		}
+	if fromProjectFile(o, "sandbox") {
+		return fieldError(o, "sandbox", "sandbox",
+			"[sandbox] is not read from a project file, which the repository's authors control",
+			"move it to your global config ("+filepath.Join("~", ".config", appDirName, "config.toml")+")")
 	}
 	rec := func(key string) { c.sources["sandbox."+key] = o("sandbox." + key) }
 	if s.Mode != nil {

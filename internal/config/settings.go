@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/etalab-ia/albert-code/internal/config/tomlfile"
+	"github.com/etalab-ia/albert-code/internal/notify"
 )
 
 // SettingKind says how a setting's value is typed, checked and written.
@@ -77,6 +78,10 @@ var Settings = []Setting{
 	{Key: "bash.timeout", Help: "Default timeout of a bash command", Kind: KindDuration, Effect: EffectReload},
 	{Key: "web_search.base_url", Help: "Your SearXNG instance (empty: no web_search)", Kind: KindText, Effect: EffectReload},
 	{Key: "session.enabled", Help: "Write session logs", Kind: KindBool, Effect: EffectRestart},
+	{Key: "notifications.enabled", Help: "Desktop notification when a long turn ends or an approval waits, while the terminal has no focus", Kind: KindBool, Effect: EffectRestart},
+	{Key: "notifications.method", Help: "How to notify: the terminal's escape sequence or notify-send", Kind: KindChoice, Choices: notify.Methods, Effect: EffectRestart},
+	{Key: "notifications.after", Help: "How long a turn must run before its end is notified", Kind: KindDuration, Effect: EffectRestart},
+	{Key: "update_check", Help: "Ask the release feed, once a day, whether a newer version exists", Kind: KindBool, GlobalOnly: true, Effect: EffectRestart},
 	{Key: "sandbox.mode", Help: "Confine the commands tools start (off: all your rights)", Kind: KindChoice, Choices: []string{"on", "off"}, GlobalOnly: true, Effect: EffectRestart},
 	{Key: "sandbox.network", Help: "Network for confined commands (auto: only when they may write)", Kind: KindChoice, Choices: []string{"auto", "on", "off"}, GlobalOnly: true, Effect: EffectRestart},
 }
@@ -263,6 +268,14 @@ func (c *Config) settingText(key string) string {
 		return c.WebSearch.BaseURL
 	case "session.enabled":
 		return strconv.FormatBool(c.Session.Enabled)
+	case "notifications.enabled":
+		return strconv.FormatBool(c.Notifications.Enabled)
+	case "notifications.method":
+		return c.Notifications.Method
+	case "notifications.after":
+		return c.Notifications.After.String()
+	case "update_check":
+		return strconv.FormatBool(c.Update.Enabled)
 	case "sandbox.mode":
 		if c.Sandbox.Mode == "" {
 			return "on"

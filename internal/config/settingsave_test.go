@@ -295,3 +295,23 @@ func TestSettingValuesShowValueAndSource(t *testing.T) {
 		}
 	}
 }
+
+// The notification and update settings round-trip through the file, and the
+// update check stays out of a project file like the feed.
+func TestSaveNotificationAndUpdateSettings(t *testing.T) {
+	f := newSaveFixture(t)
+	c := f.load(t)
+	for key, value := range map[string]string{"notifications.enabled": "true", "notifications.method": "notify-send",
+		"notifications.after": "1m0s", "update_check": "false"} {
+		if _, err := c.SaveSetting(key, value, TargetGlobal); err != nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+		if got := f.load(t).settingText(key); got != value {
+			t.Errorf("%s = %q after saving %q", key, got, value)
+		}
+	}
+	f.trusted = func(string) bool { return true }
+	if _, err := f.load(t).SaveSetting("update_check", "true", TargetProject); err == nil || !strings.Contains(err.Error(), "global config only") {
+		t.Errorf("update_check in a project file: %v", err)
+	}
+}
