@@ -95,23 +95,28 @@ func (v *view) inherited(src, member string, d *deps) (outcome, bool) {
 }
 
 // inheritedPath finds `self.a.b.m`: a in the class around src or its bases,
-// then each member through the type a's declaration names (Language.ValueMember).
+// then each member through the type a's declaration names (Language.ValueMember)
+// or, for an attribute that is no definition, the type its class's methods give
+// it (attributeType).
 func (v *view) inheritedPath(src string, path []string, lang *Language, d *deps) (outcome, bool) {
 	cls := v.enclosingClass(src)
-	if cls == "" || lang.ValueMember == nil {
+	if cls == "" {
 		return outcome{}, false
 	}
-	n, ok := v.classMember(cls, path[0], d)
-	if !ok {
+	var l lookup
+	if n, ok := v.classMember(cls, path[0], d); ok && lang.ValueMember != nil {
+		l = lookup{node: n, status: found}
+	} else if t, ok := v.attributeType(cls, path[0], d); ok {
+		l = t // an attribute its class's methods type (Python's self.a = A())
+	} else {
 		return outcome{}, false
 	}
-	l := lookup{node: n, status: found}
 	for _, seg := range path[1:] {
 		if l = v.member(l, seg, lang, d); l.status != found {
 			return outcome{}, false
 		}
 	}
-	if !l.isNode() {
+	if !l.isNode() || l.attr != "" {
 		return outcome{}, false
 	}
 	return importOutcome(l.node.QName, false, confInherited), true

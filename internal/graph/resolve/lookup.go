@@ -113,6 +113,9 @@ type lookup struct {
 	// union, see unions.go); union says a union was crossed on the way.
 	alts  []graph.Node
 	union bool
+	// attr, when set, names the attribute whose type node is (see
+	// attributeType): a receiver, not a definition the name stands for.
+	attr string
 }
 
 func (l lookup) isNode() bool { return l.status == found && l.node.QName != "" }
@@ -241,6 +244,10 @@ func (v *view) member(l lookup, name string, lang *Language, d *deps) lookup {
 		if n, ok := v.classMember(l.node.QName, name, d); ok {
 			return lookup{node: n, status: found, choice: l.choice}
 		}
+		if t, ok := v.attributeType(l.node.QName, name, d); ok {
+			t.choice = t.choice || l.choice
+			return t
+		}
 		return lookup{status: unknown, reason: "not found: " + name + " in " + l.node.QName + " or its bases"}
 	case lang != nil && lang.ValueMember != nil:
 		return lang.ValueMember(v, l, name, d)
@@ -292,6 +299,8 @@ func (v *view) resolveName(file, src, name string, c kindClass, d *deps) outcome
 				l = eachMember(l, func(x lookup) lookup { return v.member(x, seg, lang, d) })
 			}
 			switch {
+			case l.isNode() && l.attr != "":
+				return attrOutcome(l)
 			case l.isNode() && l.union:
 				return unionOutcome(l)
 			case l.isNode():

@@ -195,7 +195,7 @@ func (v *view) resolveFile(file string, c *Counts) store.FileResolution {
 		}
 	}
 	for _, s := range v.sitesOf(file) {
-		if s.Kind == treesitter.UnionMember { // a fact unions.go reads, not a use
+		if s.Kind == treesitter.UnionMember || s.Kind == treesitter.AttributeType { // facts the lookups read, not uses
 			continue
 		}
 		cls := classOf(s.Kind, s.Name)

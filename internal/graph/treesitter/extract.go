@@ -94,6 +94,9 @@ func extract(ctx context.Context, rel, lang string, src []byte, spec *Spec, gram
 		}
 	}()
 
+	if spec.Rewrite != nil {
+		src = spec.Rewrite(src)
+	}
 	deadline := time.Now().Add(budget)
 	parser := sitter.NewParser()
 	defer parser.Close()

@@ -19,7 +19,8 @@ func usesOf(t *testing.T, rel, src string) []string {
 		t.Fatalf("ParseError = %q", ff.ParseError)
 	}
 	return slices.DeleteFunc(render(ff), func(l string) bool {
-		return !strings.HasPrefix(l, "edge calls ") && !strings.HasPrefix(l, "edge references ") && !strings.HasPrefix(l, "unresolved ")
+		return !strings.HasPrefix(l, "edge calls ") && !strings.HasPrefix(l, "edge references ") &&
+			(!strings.HasPrefix(l, "unresolved ") || strings.HasPrefix(l, "unresolved "+string(AttributeType)))
 	})
 }
 

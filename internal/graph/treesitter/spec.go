@@ -74,6 +74,9 @@ type Spec struct {
 	// may, every byte kept at its offset (see tsRepair); Extract keeps the
 	// rewrite only when it parses with fewer errors.
 	Repair func(src []byte) []byte
+	// AttributeTypes: the types Bindings gives a class's attributes are written
+	// for the cross-file pass (AttributeType sites).
+	AttributeTypes bool
 	// ClassScopeHidden: a name a class body defines is not visible bare in its
 	// methods, nor a nested function's outside its function (Python's scoping).
 	ClassScopeHidden bool
@@ -93,6 +96,10 @@ type Spec struct {
 	// the cross-file pass follows through declared types), and so are the member
 	// accesses inside a dotted callee (`x.a` of `x.a.b()`).
 	MemberChains bool
+	// Rewrite, when set, rewrites the source before it is parsed, keeping every
+	// byte where it was (a rewritten span is padded with spaces, lines are never
+	// joined): Objective-C's NS_ENUM macro becomes the enum it declares.
+	Rewrite func(src []byte) []byte
 }
 
 // Bindings are the names one scope binds. Locals are a function's own names

@@ -1,6 +1,8 @@
 package treesitter
 
 import (
+	"bytes"
+	"regexp"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -45,6 +47,32 @@ var objcSpec = Spec{
 	DocWrappers: []string{"type_definition", "declaration", "field_declaration"},
 	Exported:    cExported,
 	Unwrap:      cDeclarators,
+	Rewrite:     objcEnumMacros,
+}
+
+// nsEnum matches Foundation's enum macros, `typedef NS_ENUM(NSInteger, Mode)`,
+// on one line.
+var nsEnum = regexp.MustCompile(`(?:typedef[ \t]+)?NS_(?:ENUM|OPTIONS|CLOSED_ENUM|ERROR_ENUM)\([ \t]*([\w \t]+?)[ \t]*,[ \t]*(\w+)[ \t]*\)`)
+
+// objcEnumMacros writes `typedef NS_ENUM(T, N) {…};` as `enum N : T {…};`, padded
+// to the same length, which is what the grammar (and the macro's expansion)
+// reads as an enum N of underlying type T. NS_ERROR_ENUM's first argument is an
+// error domain, not a type.
+func objcEnumMacros(src []byte) []byte {
+	if !bytes.Contains(src, []byte("NS_")) {
+		return src
+	}
+	return nsEnum.ReplaceAllFunc(src, func(m []byte) []byte {
+		sub := nsEnum.FindSubmatch(m)
+		out := "enum " + string(sub[2])
+		if !bytes.Contains(m, []byte("NS_ERROR_ENUM")) {
+			out += " : " + string(sub[1])
+		}
+		if len(out) > len(m) {
+			return m
+		}
+		return []byte(out + strings.Repeat(" ", len(m)-len(out)))
+	})
 }
 
 // objcPropertyName is the name a `@property` declares (its struct_declarator).

@@ -42,6 +42,7 @@ var pythonSpec = Spec{
 	Callee:           pythonCallee,
 	Bindings:         pythonBindings,
 	ClassScopeHidden: true,
+	AttributeTypes:   true,
 	CalleeHeadRefs:   true,
 	Decorated:        "decorated_definition",
 }

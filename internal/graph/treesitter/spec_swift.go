@@ -38,6 +38,9 @@ var swiftSpec = Spec{
 	Calls: []CallRule{
 		{Node: "call_expression", CalleeFirst: true,
 			Targets: []graph.NodeKind{graph.KindFunction, graph.KindMethod, graph.KindClass, graph.KindStruct}},
+		// `Box<Int>(value: 1)`: a generic type's initialiser.
+		{Node: "constructor_expression", Field: "constructed_type",
+			Targets: []graph.NodeKind{graph.KindClass, graph.KindStruct}},
 	},
 	Imports: map[string]func(*sitter.Node, []byte) []string{"import_declaration": swiftImport},
 	Heritage: []HeritageRule{
@@ -174,6 +177,12 @@ func swiftCallee(n *sitter.Node, src []byte, _ func(*sitter.Node) string) string
 			return text(s, src)
 		}
 		return exprName
+	case "user_type": // a generic type called: its name without the arguments
+		s, _, _ := strings.Cut(text(n, src), "<")
+		if s == "" || len(s) > maxName || strings.ContainsAny(s, " \n\t") {
+			return exprName
+		}
+		return s
 	case "self_expression":
 		return "self"
 	case "super_expression":

@@ -567,6 +567,7 @@ func (w *walker) resolve() {
 		w.ff.Edges = append(w.ff.Edges, graph.Edge{From: s.from, To: to, Kind: s.kind,
 			Confidence: conf, Resolution: graph.ResolvedName, File: w.rel, Line: s.line})
 	}
+	w.ff.Unresolved = append(w.ff.Unresolved, w.attributeTypes()...)
 }
 
 func (w *walker) target(s site) (to string, conf float64, reason string) {

@@ -1,0 +1,69 @@
+package resolve_test
+
+import (
+	"testing"
+
+	"github.com/etalab-ia/albert-code/internal/graph"
+)
+
+// An attribute a class's methods type (`self.headers = CaseInsensitiveDict()`,
+// `self.validator = validator or Validator()`) is followed from other files: a
+// receiver of that class reaches the attribute type's methods, a built-in
+// container's name included (the evidence the name alone lacks), and so do a
+// subclass's methods through `self`. The attribute itself is no definition: a
+// use of it draws no edge to its type.
+func TestPythonAttributeTypesAcrossFiles(t *testing.T) {
+	t.Parallel()
+	st, _ := extracted(t, map[string]string{
+		"app/__init__.py": "",
+		"app/structures.py": `class CaseInsensitiveDict:
+    def get(self, key):
+        return key
+
+
+class Validator:
+    def validate(self, scopes):
+        return scopes
+
+
+class Other:
+    def validate(self, scopes):
+        return None
+`,
+		"app/request.py": `from .structures import CaseInsensitiveDict, Validator
+
+
+class Request:
+    def __init__(self, uri, headers):
+        self.headers = CaseInsensitiveDict(headers)
+
+
+class Base:
+    validator = None
+
+    def __init__(self, validator=None):
+        self.validator = validator or Validator()
+`,
+		"app/use.py": `from .request import Base, Request
+
+
+def sign(uri):
+    request = Request(uri, {})
+    request.headers.get("Content-Type")
+    return request.headers
+
+
+class Grant(Base):
+    def check(self, scopes):
+        self.validator.validate(scopes)
+`,
+	})
+	expect(t, "sign: CaseInsensitiveDict.get through Request.headers",
+		edgeEnds(t, st, "app/use.py::sign", graph.EdgeCalls),
+		"app/request.py::Request [import]", "app/structures.py::CaseInsensitiveDict::get [import]")
+	expect(t, "sign: no reference to the attribute's type",
+		edgeEnds(t, st, "app/use.py::sign", graph.EdgeReferences))
+	expect(t, "Grant.check: self.validator typed in the base's __init__",
+		edgeEnds(t, st, "app/use.py::Grant::check", graph.EdgeCalls),
+		"app/structures.py::Validator::validate [import]")
+}
