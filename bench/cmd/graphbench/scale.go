@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -9,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	_ "modernc.org/sqlite" // dbstat, read-only
@@ -53,6 +55,7 @@ type tableSize struct {
 
 // runScale measures dir (a writable copy of the repository) and prints the report.
 func runScale(ctx context.Context, cfg config, dir string, calls int) (*scaleReport, error) {
+	runs := max(cfg.N, 1)
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -67,14 +70,23 @@ func runScale(ctx context.Context, cfg config, dir string, calls int) (*scaleRep
 	if _, _, err := l.run(ctx, dir, cfg.Self, "loadfloor", dir); err != nil {
 		return nil, err
 	}
-	logf("go/packages floor")
-	if rep.Floor, _, err = l.run(ctx, dir, cfg.Self, "loadfloor", dir); err != nil {
-		return nil, err
+	// The floor and the typed index alternate, runs times each, so that a
+	// change of load on the machine falls on both; the median run is kept.
+	var floors, typed []measurement
+	for i := range runs {
+		logf("go/packages floor, run %d of %d", i+1, runs)
+		m, _, err := l.run(ctx, dir, cfg.Self, "loadfloor", dir)
+		if err != nil {
+			return nil, err
+		}
+		floors = append(floors, m)
+		logf("typed full index, run %d of %d", i+1, runs)
+		if m, _, err = l.run(ctx, dir, append(cfg.Albert, "graph", "index", "--rebuild", "--repo", dir)...); err != nil {
+			return nil, err
+		}
+		typed = append(typed, m)
 	}
-	logf("typed full index")
-	if rep.Typed, _, err = l.run(ctx, dir, append(cfg.Albert, "graph", "index", "--rebuild", "--repo", dir)...); err != nil {
-		return nil, err
-	}
+	rep.Floor, rep.Typed = medianRun(floors), medianRun(typed)
 	indexDir := filepath.Join(dir, ".albert-code", "graph")
 	if err := indexSize(indexDir, rep); err != nil {
 		return nil, err
@@ -92,11 +104,17 @@ func runScale(ctx context.Context, cfg config, dir string, calls int) (*scaleRep
 		return nil, fmt.Errorf("tsindex output: %w", err)
 	}
 	rep.TreeSitterPhases = ts.Phases
-	logf("universal-ctags")
 	tags := filepath.Join(cfg.Work, "tags")
-	if rep.Ctags, _, err = l.run(ctx, dir, cfg.Ctags, "-R", "-f", tags, "."); err != nil {
-		return nil, err
+	var ctags []measurement
+	for i := range runs {
+		logf("universal-ctags, run %d of %d", i+1, runs)
+		m, _, err := l.run(ctx, dir, cfg.Ctags, "-R", "-f", tags, ".")
+		if err != nil {
+			return nil, err
+		}
+		ctags = append(ctags, m)
 	}
+	rep.Ctags = medianRun(ctags)
 	if info, err := os.Stat(tags); err == nil {
 		rep.CtagsBytes = info.Size()
 	}
@@ -105,6 +123,13 @@ func runScale(ctx context.Context, cfg config, dir string, calls int) (*scaleRep
 		return nil, err
 	}
 	return rep, nil
+}
+
+// medianRun is the run of median wall time.
+func medianRun(ms []measurement) measurement {
+	s := slices.Clone(ms)
+	slices.SortFunc(s, func(a, b measurement) int { return cmp.Compare(a.Wall, b.Wall) })
+	return s[len(s)/2]
 }
 
 // indexSize records the index folder's files and, through dbstat, what each
