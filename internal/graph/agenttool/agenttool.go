@@ -52,8 +52,8 @@ type Config struct {
 
 // Params are the arguments of code_graph.
 type Params struct {
-	Question string `json:"question" jsonschema:"the question: definition, callers, callees, references, implementations, impact, context or search"`
-	Symbol   string `json:"symbol" jsonschema:"a qualified name (example.com/m/pkg.Type.Method) or a bare name (Method); for search, the words to look for"`
+	Question string `json:"question" jsonschema:"the question: definition, callers, callees, references, implementations, impact, context, search, or changes (the workspace's edits mapped onto definitions, with their risk)"`
+	Symbol   string `json:"symbol" jsonschema:"a qualified name (example.com/m/pkg.Type.Method) or a bare name (Method); for search, the words to look for; for changes, the revision to compare with (empty: HEAD)"`
 	Depth    int    `json:"depth,omitempty" jsonschema:"impact only: how many hops of dependents to walk (default 3, at most 10)"`
 	Detail   string `json:"detail,omitempty" jsonschema:"full (default) or ids: items as qualified names only, when names are all you need"`
 	Format   string `json:"format,omitempty" jsonschema:"json (default) or tabular: items as one string, a header line then one tab-separated line per item"`
@@ -117,7 +117,7 @@ func schema() json.RawMessage {
 	if err := json.Unmarshal(raw, &s); err != nil {
 		panic(err)
 	}
-	s.Properties["question"]["enum"] = query.Kinds
+	s.Properties["question"]["enum"] = questions()
 	s.Properties["depth"]["minimum"], s.Properties["depth"]["maximum"] = 1, query.MaxDepth
 	s.Properties["detail"]["enum"], s.Properties["format"]["enum"] = []string{"full", "ids"}, []string{"json", "tabular"}
 	out, err := json.Marshal(s)
@@ -141,10 +141,10 @@ type graphTool struct {
 }
 
 func (g *graphTool) run(ctx context.Context, _ tool.Call, p Params) (tool.Result, error) {
-	if !slices.Contains(query.Kinds, p.Question) {
-		return tool.Errorf("unknown question %q: want one of %s", p.Question, strings.Join(query.Kinds, ", ")), nil
+	if !slices.Contains(questions(), p.Question) {
+		return tool.Errorf("unknown question %q: want one of %s", p.Question, strings.Join(questions(), ", ")), nil
 	}
-	if strings.TrimSpace(p.Symbol) == "" {
+	if strings.TrimSpace(p.Symbol) == "" && p.Question != changesQuestion {
 		return tool.Errorf("symbol is empty: give a qualified or bare name (for search, the words to look for)"), nil
 	}
 	if p.Depth < 0 || p.Depth > query.MaxDepth {
@@ -166,6 +166,9 @@ func (g *graphTool) run(ctx context.Context, _ tool.Call, p Params) (tool.Result
 		return tool.Result{}, err
 	}
 	defer st.Close()
+	if p.Question == changesQuestion {
+		return g.answerChanges(ctx, st, strings.TrimSpace(p.Symbol), refresh, shape)
+	}
 	a, err := query.AskWith(ctx, st, p.Question, p.Symbol, query.Options{Depth: p.Depth, Budget: g.cfg.MaxOutputBytes / 2, Vectors: g.cfg.Vectors})
 	var unknown *query.UnknownSymbolError
 	if errors.As(err, &unknown) {

@@ -230,7 +230,8 @@ func TestInfo(t *testing.T) {
 	if err := json.Unmarshal(info.Schema, &s); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(s.Properties["question"].Enum, ",") != strings.Join(query.Kinds, ",") ||
+	if strings.Join(s.Properties["question"].Enum, ",") != strings.Join(query.Kinds, ",")+",changes" ||
+		strings.Join(s.Properties["detail"].Enum, ",") != "full,ids" || strings.Join(s.Properties["format"].Enum, ",") != "json,tabular" ||
 		strings.Join(s.Required, ",") != "question,symbol" {
 		t.Fatalf("schema = %s", info.Schema)
 	}
