@@ -32,6 +32,9 @@ func TestGraphIndexListsGoErrorsAndTheFix(t *testing.T) {
 	lines := strings.Split(r.stdout, "\n")
 	listed := 0
 	for _, l := range lines {
+		if strings.HasPrefix(l, "partial:") {
+			break // the files whose facts the errors left partial come next
+		}
 		if strings.HasPrefix(l, "  ") && strings.Contains(l, ".go:") && !strings.Contains(l, "# ") {
 			listed++
 		}

@@ -38,3 +38,14 @@ func TestGoLoadErrorIsReportedAndKept(t *testing.T) {
 		t.Errorf("meta %s = %q, %v after the module loaded; want empty", golang.MetaLoadError, v, err)
 	}
 }
+
+// The Go extractor's errors are parse errors in what is left out: the file's
+// facts are partial, not unreadable.
+func TestGoErrorsArePartialFacts(t *testing.T) {
+	t.Parallel()
+	for _, reason := range []string{"type error: 3:13: undefined: x", "load error: 3:8: could not import example.com/x", "3:10: expected ')', found '{'"} {
+		if got := WhyOf(reason); got != WhyParseError {
+			t.Errorf("WhyOf(%q) = %q, want %q", reason, got, WhyParseError)
+		}
+	}
+}

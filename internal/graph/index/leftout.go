@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -59,11 +60,16 @@ func WhyOf(reason string) string {
 		return WhyTooDeep
 	case strings.HasPrefix(reason, "no extractor for "):
 		return WhyUnknownLanguage
+	case strings.HasPrefix(reason, "type error: ") || strings.HasPrefix(reason, "load error: ") || goSyntaxError.MatchString(reason):
+		return WhyParseError // the Go type checker's: a file whose facts are partial
 	case strings.Contains(reason, "syntax") || strings.Contains(reason, "tree-sitter") || strings.Contains(reason, "budget"):
 		return WhyParseError
 	}
 	return WhyUnreadable
 }
+
+// goSyntaxError is how the Go extractor writes a syntax error: "line:col: msg".
+var goSyntaxError = regexp.MustCompile(`^\d+:\d+: `)
 
 // MaxLeftOutListed bounds LeftOut.Files: the counts are exact, the list is a
 // sample a person or an agent can read (the MCP answers' 100 KB budget holds it
