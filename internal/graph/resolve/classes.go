@@ -121,3 +121,27 @@ func (v *view) inheritedPath(src string, path []string, lang *Language, d *deps)
 	}
 	return importOutcome(l.node.QName, false, confInherited), true
 }
+
+// objectMember finds `this.m()` written in a method of an object literal held
+// by a variable (`const ext = { clear() { return this.splice(0) }, splice() {…} }`):
+// the object's own method m, what `this` is when the method is called on the
+// object. The extractor names such methods under the variable.
+func (v *view) objectMember(src, member string) (outcome, bool) {
+	for q := src; strings.Contains(q, "::"); q = q[:strings.LastIndex(q, "::")] {
+		n, ok := v.node(q)
+		if !ok {
+			continue
+		}
+		if isTypeKind(n.Kind) {
+			return outcome{}, false // a class's this: inherited's
+		}
+		if n.Kind != graph.KindVariable && n.Kind != graph.KindConstant {
+			continue
+		}
+		if m, ok := v.node(q + "::" + member); ok && m.Kind == graph.KindMethod {
+			return importOutcome(m.QName, false, confInherited), true
+		}
+		return outcome{}, false
+	}
+	return outcome{}, false
+}

@@ -105,3 +105,30 @@ export function other(bus) {
 	expect(t, "other: a name no container has is still matched by name",
 		edgeEnds(t, st, "src/use.ts::other", graph.EdgeCalls), "src/store.ts::Store::dispatch [name]")
 }
+
+// `this.m()` in a method of an object literal held by a variable names the
+// object's own m (mobx's arrayExtensions.clear calls this.splice), even when m
+// is a built-in container's name: the object is the evidence.
+func TestJSObjectLiteralThis(t *testing.T) {
+	t.Parallel()
+	st, _ := extracted(t, map[string]string{
+		"src/ext.ts": `export var arrayExtensions = {
+  clear(): any[] {
+    return this.splice(0)
+  },
+  splice(index: number): any[] {
+    return []
+  },
+}
+
+export function outside(list) {
+  return list.splice(0)
+}
+`,
+	})
+	expect(t, "clear: this.splice is the object's splice",
+		edgeEnds(t, st, "src/ext.ts::arrayExtensions::clear", graph.EdgeCalls),
+		"src/ext.ts::arrayExtensions::splice [import]")
+	expect(t, "outside: list.splice stays unresolved",
+		edgeEnds(t, st, "src/ext.ts::outside", graph.EdgeCalls))
+}

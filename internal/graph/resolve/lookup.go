@@ -316,6 +316,9 @@ func (v *view) resolveName(file, src, name string, c kindClass, d *deps) outcome
 			if o, ok := v.inherited(src, segs[1], d); ok {
 				return o
 			}
+			if o, ok := v.objectMember(src, segs[1]); ok {
+				return o
+			}
 		}
 		if len(segs) > 2 && slices.Contains(lang.SelfNames, segs[0]) {
 			if o, ok := v.inheritedPath(src, segs[1:], lang, d); ok {
