@@ -147,6 +147,9 @@ type DefRule struct {
 	KindOf func(n *sitter.Node, src []byte) graph.NodeKind
 	// BodyField ends the signature; empty means the signature is the first line.
 	BodyField string
+	// AfterAnnotations: without a BodyField, the signature is the first line that
+	// is not an annotation (Kotlin's `@Suppress("x")` above `class A`).
+	AfterAnnotations bool
 	// OpensRest makes a definition without a BodyField child the scope of the
 	// statements after it in the same block, up to the next one (C# `namespace A;`,
 	// PHP `namespace A;`).

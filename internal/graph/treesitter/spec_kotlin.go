@@ -29,17 +29,18 @@ import (
 // reads as a syntax error.
 var kotlinSpec = Spec{
 	Defs: []DefRule{
-		{Node: "class_declaration", Kind: graph.KindClass, NameField: "name", KindOf: kotlinClassKind},
-		{Node: "object_declaration", Kind: graph.KindClass, NameField: "name"},
+		{Node: "class_declaration", Kind: graph.KindClass, NameField: "name", KindOf: kotlinClassKind, AfterAnnotations: true},
+		{Node: "object_declaration", Kind: graph.KindClass, NameField: "name", AfterAnnotations: true},
 		{Node: "companion_object", Kind: graph.KindClass, NameField: "name"},
-		{Node: "function_declaration", Kind: graph.KindFunction, InType: graph.KindMethod, NameField: "name"},
-		{Node: "property_declaration", Kind: graph.KindVariable, InType: graph.KindField, Names: kotlinPropertyName, KindOf: kotlinPropertyKind},
+		{Node: "function_declaration", Kind: graph.KindFunction, InType: graph.KindMethod, NameField: "name", AfterAnnotations: true},
+		{Node: "property_declaration", Kind: graph.KindVariable, InType: graph.KindField, Names: kotlinPropertyName,
+			KindOf: kotlinPropertyKind, AfterAnnotations: true},
 		{Node: "class_parameter", Kind: graph.KindField, Names: kotlinClassParameter},
 		{Node: "type_alias", Kind: graph.KindTypeAlias, NameField: "type"},
 		{Node: "enum_entry", Kind: graph.KindVariant, NameTypes: []string{"identifier"}},
 	},
 	Calls: []CallRule{
-		{Node: "call_expression", CalleeFirst: true,
+		{Node: "call_expression", CalleeFirst: true, When: kotlinNotLambdaTail,
 			Targets: []graph.NodeKind{graph.KindFunction, graph.KindMethod, graph.KindClass}},
 	},
 	Imports: map[string]func(*sitter.Node, []byte) []string{"import": kotlinImport},
@@ -217,4 +218,14 @@ func kotlinCallee(n *sitter.Node, src []byte, name func(*sitter.Node) string) st
 		return "super"
 	}
 	return ""
+}
+
+// kotlinNotLambdaTail: `f(x) { … }` is one call, which the grammar nests as a
+// call of a call (`f(x)`) with the lambda; the outer one is no call of its own.
+func kotlinNotLambdaTail(n, _ *sitter.Node, _ []byte) bool {
+	count := n.NamedChildCount()
+	if count < 2 {
+		return true
+	}
+	return !(n.NamedChild(0).Kind() == "call_expression" && n.NamedChild(count-1).Kind() == "annotated_lambda")
 }

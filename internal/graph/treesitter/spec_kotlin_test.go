@@ -132,3 +132,24 @@ func TestKotlinOneLineBodies(t *testing.T) {
 		`edge implements o.kt::Sq -> o.kt::Shape 0.9 name @3`,
 	})
 }
+
+// TestKotlinTrailingLambdasAndAnnotations: `f(x) { … }` is one call of f, and
+// the calls in the lambda are the enclosing function's; a signature starts
+// after the annotations above it.
+func TestKotlinTrailingLambdasAndAnnotations(t *testing.T) {
+	t.Parallel()
+	src := "@Suppress(\"unused\")\nclass A {\n    @JvmStatic\n    fun run() {\n        retry(3) { step() }\n        items.forEach { step() }\n    }\n\n    fun step() {}\n}\n"
+	expectFacts(t, "a.kt", "kotlin", src, []string{
+		`edge calls a.kt::A::run -> a.kt::A::step 0.9 name @5`,
+		`edge calls a.kt::A::run -> a.kt::A::step 0.9 name @6`,
+		`edge contains a.kt -> a.kt::A 1 name @2`,
+		`edge contains a.kt::A -> a.kt::A::run 1 name @4`,
+		`edge contains a.kt::A -> a.kt::A::step 1 name @9`,
+		`node class a.kt::A 2:7-10 sig="class A" exported`,
+		`node file a.kt 1:0-11`,
+		`node method a.kt::A::run 4:9-7 sig="fun run()" exported`,
+		`node method a.kt::A::step 9:9-9 sig="fun step() {}" exported`,
+		`unresolved calls a.kt::A::run -> items.forEach @6:9`,
+		`unresolved calls a.kt::A::run -> retry @5:9`,
+	})
+}

@@ -56,6 +56,9 @@ func signature(n *sitter.Node, rule *DefRule, src []byte) string {
 	}
 	s := string(src[start:end])
 	if rule.BodyField == "" || end == n.EndByte() {
+		for rule.AfterAnnotations && strings.HasPrefix(strings.TrimSpace(s), "@") && strings.Contains(s, "\n") {
+			_, s, _ = strings.Cut(s, "\n")
+		}
 		s, _, _ = strings.Cut(s, "\n")
 	}
 	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
