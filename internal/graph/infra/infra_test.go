@@ -257,7 +257,8 @@ func TestYAMLThatDoesNotParseKeepsWhatCameBefore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(ff.ParseError, "line") || len(ff.Nodes) != 2 || ff.Nodes[1].QName != "k8s:ConfigMap/a" {
+	if !strings.Contains(ff.ParseError, "line") || !strings.Contains(ff.ParseError, "a template") ||
+		len(ff.Nodes) != 2 || ff.Nodes[1].QName != "k8s:ConfigMap/a" {
 		t.Errorf("parse error %q, nodes %+v; want the ConfigMap and an error naming the line", ff.ParseError, ff.Nodes)
 	}
 }

@@ -35,7 +35,11 @@ func YAML(ctx context.Context, rel, lang string, src []byte) (graph.FileFacts, e
 			break
 		}
 		if err != nil {
-			f.ff.ParseError = fmt.Sprintf("not valid YAML (%v); facts are partial", err)
+			what := "not valid YAML"
+			if bytes.Contains(src, []byte("{{")) {
+				what = "a template (Helm, Go), YAML only once rendered"
+			}
+			f.ff.ParseError = fmt.Sprintf("%s (%v); facts are partial", what, err)
 			break
 		}
 		if len(doc.Content) > 0 {
