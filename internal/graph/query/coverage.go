@@ -24,8 +24,12 @@ const (
 	// scopeImporters: the files of its package and of the packages importing
 	// it (who calls or uses it).
 	scopeImporters
-	// scopeModule: every Go file (implicit interface satisfaction needs no import).
+	// scopeModule: every Go file of the module (implicit interface satisfaction
+	// needs no import), files only another platform builds left out.
 	scopeModule
+	// scopeTransitive: every Go file of the module, those only another
+	// platform builds included (impact: a dependent may be anywhere).
+	scopeTransitive
 )
 
 // maxGapsNamed bounds the files a reason names; the count is always given.
@@ -41,7 +45,7 @@ func goGaps(ctx context.Context, st *store.Store, n graph.Node, scope goScope) (
 	if n.Language != "go" {
 		return "", nil
 	}
-	if n.File == "" {
+	if n.File == "" && scope != scopeTransitive {
 		scope = scopeModule // outside the repository: any file may use it
 	}
 	where := ""
@@ -65,17 +69,46 @@ func goGaps(ctx context.Context, st *store.Store, n graph.Node, scope goScope) (
 		return "", err
 	}
 	untyped := "1"
-	if scope == scopeModule {
+	if scope == scopeModule || scope == scopeTransitive {
 		// The go command leaves testdata, vendor and folders starting with "."
 		// or "_" out of a module: their files are no part of what it checks.
 		where = "(" + inDir("f.path", path.Dir(n.File)) + " OR (" + inModule("f.path") + "))"
-		if loadErr == "" {
+		if loadErr == "" && scope == scopeModule {
 			// The module loaded: a file it left out is another platform's
 			// (build constraints). It may call or use the symbol, but the
 			// type checker relates this build's types only.
 			untyped = inDir("f.path", path.Dir(n.File))
 		}
 	}
+	return gapsWhere(ctx, st, where, untyped, loadErr)
+}
+
+// goGapsIn is goGaps over the given files (the definitions a walk reached).
+func goGapsIn(ctx context.Context, st *store.Store, files []string) (string, error) {
+	if len(files) == 0 {
+		return "", nil
+	}
+	if len(files) > maxGapFiles {
+		return goGaps(ctx, st, graph.Node{Language: "go"}, scopeTransitive)
+	}
+	loadErr, _, err := st.Meta(ctx, golang.MetaLoadError)
+	if err != nil {
+		return "", err
+	}
+	quoted := make([]string, len(files))
+	for i, f := range files {
+		quoted[i] = sqlString(f)
+	}
+	return gapsWhere(ctx, st, "f.path IN ("+strings.Join(quoted, ", ")+")", "1", loadErr)
+}
+
+// maxGapFiles bounds the files goGapsIn names in its query; past it, the whole
+// module is read. A judgement: a few hundred keeps the statement small.
+const maxGapFiles = 500
+
+// gapsWhere lists the Go files matching where whose facts are partial: with an
+// error, or, where untyped holds, extracted without the type checker.
+func gapsWhere(ctx context.Context, st *store.Store, where, untyped, loadErr string) (string, error) {
 	q := `SELECT f.path, f.parse_error, f.typed FROM files f
 WHERE f.language = 'go' AND ` + where + ` AND (f.parse_error <> '' OR (f.typed = 0 AND ` + untyped + ` AND (
   EXISTS (SELECT 1 FROM nodes n WHERE n.file = f.path AND n.kind NOT IN ('file', 'package'))

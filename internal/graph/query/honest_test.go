@@ -151,6 +151,12 @@ func TestTypeErrorsLowerTheAnswersThatReachThem(t *testing.T) {
 		{"callers", "example.com/e/alone.B", Exact, ""},
 		{"callees", "example.com/e/use.U", LowerBound, "use/use.go (type error"},
 		{"implementations", "example.com/e/lib.G", LowerBound, "1 Go file(s)"},
+		{"impact", "example.com/e/lib.F", LowerBound, "use/use.go (type error"},
+		{"impact", "example.com/e/alone.B", LowerBound, "use/use.go (type error"},
+		{"process", "example.com/e/use.U", LowerBound, "use/use.go (type error"},
+		{"process", "example.com/e/lib.G", Exact, ""},
+		{"context", "example.com/e/lib.F", LowerBound, "use/use.go (type error"},
+		{"context", "example.com/e/alone.A", Exact, ""},
 	} {
 		a, err := Ask(ctx, st, tc.kind, tc.symbol)
 		if err != nil {

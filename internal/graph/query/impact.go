@@ -51,6 +51,7 @@ type impactWalk struct {
 	values     []string // reached functions used as values
 	other      bool     // a reached node is not Go: its callers were matched by name
 	dispatched int      // items reached through interface dispatch
+	gaps       string   // Go files whose facts are partial, where dependents may hide (goGaps)
 }
 
 // steps lists the edges a change to n travels along, interface dispatch included:
@@ -204,6 +205,18 @@ walk:
 			break walk
 		}
 	}
+	for _, t := range targets {
+		if t.Language == "go" {
+			// A dependent may be in any Go file: one the type checker did not
+			// check cleanly may hide some.
+			gaps, err := goGaps(ctx, st, t, scopeTransitive)
+			if err != nil {
+				return nil, err
+			}
+			w.gaps = gaps
+			break
+		}
+	}
 	return impactAnswer(symbol, targets, all, w, opt, depth, maxNodes, truncatedAt, open), nil
 }
 
@@ -270,6 +283,9 @@ func impactAnswer(symbol string, targets []graph.Node, all []Item, w *impactWalk
 	}
 	if len(targets) > 1 {
 		lower = append(lower, fmt.Sprintf("%q names %d definitions; the answer covers them all", symbol, len(targets)))
+	}
+	if w.gaps != "" {
+		lower = append(lower, w.gaps)
 	}
 	var why []string
 	if len(lower) > 0 {

@@ -94,6 +94,27 @@ func process(ctx context.Context, st *store.Store, symbol string, targets []grap
 	if unresolved > 0 {
 		why = append(why, fmt.Sprintf("%d call site(s) on the way could not be resolved (function values, unknown names)", unresolved))
 	}
+	// What a reached Go function calls is exact only when its file was
+	// type-checked cleanly.
+	var files []string
+	seenFile := map[string]bool{}
+	addFile := func(f string) {
+		if strings.HasSuffix(f, ".go") && !seenFile[f] {
+			seenFile[f] = true
+			files = append(files, f)
+		}
+	}
+	for _, t := range targets {
+		addFile(t.File)
+	}
+	for _, it := range items {
+		addFile(it.File)
+	}
+	if gaps, err := goGapsIn(ctx, st, files); err != nil {
+		return nil, err
+	} else if gaps != "" {
+		why = append(why, gaps)
+	}
 	if deeper > 0 {
 		why = append(why, fmt.Sprintf("stopped at depth %d; %d function(s) at the frontier call further", depth, deeper))
 	}

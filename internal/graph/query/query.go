@@ -199,7 +199,6 @@ func relation(ctx context.Context, st *store.Store, kind string, n graph.Node) (
 	var items []Item
 	var why string
 	var err error
-	scope := scopeImporters
 	switch kind {
 	case "definition":
 		return []Item{nodeItem(n)}, nil, nil
@@ -207,23 +206,17 @@ func relation(ctx context.Context, st *store.Store, kind string, n graph.Node) (
 		items, why, err = callers(ctx, st, n)
 	case "callees":
 		items, why, err = callees(ctx, st, n)
-		scope = scopeFile
 	case "references":
 		items, why, err = references(ctx, st, n)
 	case "implementations":
 		items, why, err = implementations(ctx, st, n)
-		scope = scopeModule
 	default:
 		return nil, nil, fmt.Errorf("unknown question %q: want one of %s", kind, strings.Join(Kinds, ", "))
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	gaps, err := goGaps(ctx, st, n, scope)
-	if err != nil {
-		return nil, nil, err
-	}
-	return items, []string{why, gaps}, nil
+	return items, strings.Split(why, "; "), nil
 }
 
 func exactWhy(kind string, targets []graph.Node) string {

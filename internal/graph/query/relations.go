@@ -68,6 +68,19 @@ func callers(ctx context.Context, st *store.Store, n graph.Node) ([]Item, string
 			why = append(why, "interface calls to "+strings.Join(ifaces, ", ")+" can dispatch to it: ask for their callers too")
 		}
 	}
+	return withGaps(ctx, st, n, scopeImporters, items, why)
+}
+
+// withGaps adds to why the Go files in scope of n whose facts are partial
+// (goGaps).
+func withGaps(ctx context.Context, st *store.Store, n graph.Node, scope goScope, items []Item, why []string) ([]Item, string, error) {
+	gaps, err := goGaps(ctx, st, n, scope)
+	if err != nil {
+		return nil, "", err
+	}
+	if gaps != "" {
+		why = append(why, gaps)
+	}
 	return items, strings.Join(why, "; "), nil
 }
 
@@ -124,7 +137,7 @@ func callees(ctx context.Context, st *store.Store, n graph.Node) ([]Item, string
 	if len(names) > 0 {
 		why = append(why, fmt.Sprintf("%d call site(s) could not be resolved: %s", len(names), strings.Join(names, ", ")))
 	}
-	return items, strings.Join(why, "; "), nil
+	return withGaps(ctx, st, n, scopeFile, items, why)
 }
 
 // references: every use of n, calls included.
@@ -137,13 +150,13 @@ func references(ctx context.Context, st *store.Store, n graph.Node) ([]Item, str
 	if err != nil {
 		return nil, "", err
 	}
-	why := ""
+	var why []string
 	if !exactRefs || !exactCalls {
-		why = "some uses were matched by name, not by the type checker"
+		why = append(why, "some uses were matched by name, not by the type checker")
 	} else if n.Language != "go" {
-		why = "uses in other files are resolved by name and import"
+		why = append(why, "uses in other files are resolved by name and import")
 	}
-	return append(refs, calls...), why, nil
+	return withGaps(ctx, st, n, scopeImporters, append(refs, calls...), why)
 }
 
 // implementations: for an interface, the types that implement it; for any other
@@ -172,13 +185,16 @@ func implementations(ctx context.Context, st *store.Store, n graph.Node) ([]Item
 			}
 		}
 	}
+	var why []string
 	switch {
 	case !exact:
-		return items, "some implementations were declared by name, not checked by a type checker", nil
+		why = append(why, "some implementations were declared by name, not checked by a type checker")
 	case n.Language == "go" && n.File == "":
-		return items, externalWhy(n), nil
+		if w := externalWhy(n); w != "" {
+			why = append(why, w)
+		}
 	case n.Language != "go":
-		return items, "implementations are read from declarations (extends/implements clauses)", nil
+		why = append(why, "implementations are read from declarations (extends/implements clauses)")
 	}
-	return items, "", nil
+	return withGaps(ctx, st, n, scopeModule, items, why)
 }
