@@ -175,7 +175,7 @@ func TestFallbackGoIsALowerBound(t *testing.T) {
 	st := indexGo(t, map[string]string{
 		"go.mod":     "module example.com/f\n\ngo 1.999\n",
 		"lib/lib.go": "package lib\n\nfunc F() int { return G() }\n\nfunc G() int { return 1 }\n",
-		"lib/types.go": "package lib\n\ntype Sizer interface{ Size() int }\n\ntype Alias = Sizer\n\n" +
+		"lib/types.go": "package lib\n\ntype Sizer interface{ Size() int }\n\ntype Alias = Sizer\n\ntype Again = Alias\n\n" +
 			"type T struct{}\n\nfunc (T) Size() int { return 1 }\n",
 	})
 	ctx := context.Background()
@@ -196,6 +196,13 @@ func TestFallbackGoIsALowerBound(t *testing.T) {
 	}
 	if got := qnames(a.Items); got != "example.com/f/lib.T" || a.Certainty != LowerBound || !strings.Contains(a.Why, "alias of example.com/f/lib.Sizer") {
 		t.Errorf("implementations of Alias = [%s] %s (%s), want T, lower-bound, through the alias", got, a.Certainty, a.Why)
+	}
+	a, err = Ask(ctx, st, "implementations", "example.com/f/lib.Again")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := qnames(a.Items); got != "example.com/f/lib.T" || !strings.Contains(a.Why, "alias of example.com/f/lib.Sizer") {
+		t.Errorf("implementations of Again (an alias of an alias) = [%s] %s (%s), want T through both", got, a.Certainty, a.Why)
 	}
 }
 

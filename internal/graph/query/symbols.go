@@ -101,6 +101,9 @@ func aliasTarget(ctx context.Context, st *store.Store, n graph.Node) (graph.Node
 	return t, true, nil
 }
 
+// maxAliasHops bounds a chain of aliases: real code has one or two.
+const maxAliasHops = 8
+
 // followAliases replaces each Go type alias among nodes by its target (keeping
 // the alias too when keep is set: uses written through the alias are its own),
 // and says which were followed.
@@ -122,6 +125,18 @@ func followAliases(ctx context.Context, st *store.Store, nodes []graph.Node, kee
 		if !ok {
 			add(n)
 			continue
+		}
+		// An alias of an alias (tree-sitter names the next one; the type
+		// checker, the last), a few hops at most.
+		for range maxAliasHops {
+			next, more, err := aliasTarget(ctx, st, t)
+			if err != nil {
+				return nil, nil, err
+			}
+			if !more || next.QName == n.QName {
+				break
+			}
+			t = next
 		}
 		notes = append(notes, fmt.Sprintf("%s is an alias of %s: the answer is %s's", n.QName, t.QName, t.QName))
 		if keep {
