@@ -10,6 +10,8 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/graph"
 	"github.com/etalab-ia/albert-code/internal/graph/golang"
+	"github.com/etalab-ia/albert-code/internal/graph/index"
+	"github.com/etalab-ia/albert-code/internal/graph/store"
 	"github.com/etalab-ia/albert-code/internal/graph/treesitter"
 )
 
@@ -65,8 +67,8 @@ func TestFallbackNamesAreTheTypeCheckersNames(t *testing.T) {
 	}
 }
 
-// comparable: what both extract (embedded fields and packages are the type
-// checker's alone).
+// comparable: what both extract. Packages and embedded fields (signature
+// `field T T`, which an explicit `T T` shares) are the type checker's alone.
 func comparable(n graph.Node) bool {
 	switch n.Kind {
 	case graph.KindFile, graph.KindPackage:
@@ -86,4 +88,69 @@ func missing(want, have map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Indexed both ways (the module loads; the same module with a go line this Go
+// refuses), the store holds the same names.
+func TestIndexedBothWaysTheNamesMatch(t *testing.T) {
+	t.Parallel()
+	names := func(goLine string) map[string]bool {
+		root := t.TempDir()
+		src := filepath.Join("testdata", "honest")
+		err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(src, p)
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			if rel == "go.mod" {
+				b = []byte(strings.Replace(string(b), "go 1.26", goLine, 1))
+			}
+			dst := filepath.Join(root, rel)
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				return err
+			}
+			return os.WriteFile(dst, b, 0o644)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := store.Open(filepath.Join(t.TempDir(), "graph.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		ctx := context.Background()
+		rep, err := index.Run(ctx, root, st, index.Options{Extract: treesitter.Extract, Go: golang.Options{Tests: true, Env: []string{"GOPROXY=off"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.GoTypes != (goLine == "go 1.26") {
+			t.Fatalf("%s: go_types %v (%s)", goLine, rep.GoTypes, rep.GoLoadError)
+		}
+		nodes, err := st.AllNodes(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]bool{}
+		for _, n := range nodes {
+			if comparable(n) {
+				out[n.QName] = true
+			}
+		}
+		return out
+	}
+	typed, fallback := names("go 1.26"), names("go 1.999")
+	if only := missing(typed, fallback); len(only) > 0 {
+		t.Errorf("type-checked names the fallback index lacks: %s", strings.Join(only, " "))
+	}
+	if only := missing(fallback, typed); len(only) > 0 {
+		t.Errorf("fallback index names the type checker does not give: %s", strings.Join(only, " "))
+	}
+	if len(typed) < 20 {
+		t.Errorf("only %d names compared", len(typed))
+	}
 }
