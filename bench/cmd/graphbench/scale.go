@@ -233,7 +233,7 @@ func printScale(w io.Writer, r *scaleReport) {
 			s.Calls, s.FirstMS, s.CallersP50, s.CallersP95, s.TrivialP50, s.TrivialP95, s.CommunitiesFirstMS,
 			s.CommunitiesAgainMS, s.AfterEditMS, mib(s.PeakRSSKiB))
 		if m := s.Modes; m != nil {
-			fmt.Fprintf(w, "In-process, %d calls each | opened per call (before) | kept open and watched |\n|---|---:|---:|\n", m.Calls)
+			fmt.Fprintf(w, "| in-process, %d calls each | opened per call (before) | kept open and watched |\n|---|---:|---:|\n", m.Calls)
 			fmt.Fprintf(w, "| find_callers p50 / p95 ms | %.2f / %.2f | %.2f / %.2f |\n", m.PerCallCallersP50, m.PerCallCallersP95, m.KeptCallersP50, m.KeptCallersP95)
 			fmt.Fprintf(w, "| SELECT 1 p50 / p95 ms | %.2f / %.2f | %.2f / %.2f |\n", m.PerCallTrivialP50, m.PerCallTrivialP95, m.KeptTrivialP50, m.KeptTrivialP95)
 			fmt.Fprintf(w, "| get_communities, second call ms | %.0f | %.1f |\n\n", m.PerCallCommunitiesAgainMS, m.KeptCommunitiesAgainMS)

@@ -135,3 +135,26 @@ func TestLeftOutListIsBounded(t *testing.T) {
 		t.Errorf("by reason = %v", lo.ByReason)
 	}
 }
+
+func TestWhyOfClassifiesEveryReason(t *testing.T) {
+	t.Parallel()
+	for reason, want := range map[string]string{
+		reasonUnknownLanguage:                   WhyUnknownLanguage,
+		"no extractor for python in this build": WhyUnknownLanguage,
+		`extract a.x: language "x": no tree-sitter extraction spec for this language`: WhyUnknownLanguage,
+		"syntax error at line 3; facts are partial":                                   WhyParseError,
+		"tree-sitter parse exceeded the 5s budget":                                    WhyParseError,
+		"not UTF-8: read as Latin-1; syntax error at line 2":                          WhyNotUTF8,
+		"symbolic link loop (-> a)":                                                   WhySymlinkLoop,
+		"symbolic link, not followed (-> a.go)":                                       WhySymlink,
+		"not a regular file (p---------)":                                             WhyNotRegular,
+		"directory nested deeper than the walk's limit":                               WhyTooDeep,
+		"read: open a.py: permission denied":                                          WhyUnreadable,
+		"open x: permission denied":                                                   WhyUnreadable,
+		because(WhyTooLarge, "5 bytes"):                                               WhyTooLarge,
+	} {
+		if got := WhyOf(reason); got != want {
+			t.Errorf("WhyOf(%q) = %q, want %q", reason, got, want)
+		}
+	}
+}

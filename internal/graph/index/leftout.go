@@ -58,7 +58,7 @@ func WhyOf(reason string) string {
 		return WhyNotRegular
 	case strings.HasPrefix(reason, fswalk.ErrTooDeep.Error()):
 		return WhyTooDeep
-	case strings.HasPrefix(reason, "no extractor for "):
+	case strings.HasPrefix(reason, "no extractor for ") || strings.Contains(reason, "no tree-sitter extraction spec"):
 		return WhyUnknownLanguage
 	case strings.HasPrefix(reason, "type error: ") || strings.HasPrefix(reason, "load error: ") || goSyntaxError.MatchString(reason):
 		return WhyParseError // the Go type checker's: a file whose facts are partial
