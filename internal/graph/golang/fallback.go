@@ -100,7 +100,9 @@ func qualify(ff *graph.FileFacts, rel, pkg string, src []byte) {
 	for _, n := range ff.Nodes {
 		q.kinds[n.QName] = n.Kind
 	}
-	q.inits = initSpans(rel, src)
+	if q.kinds[rel+"::init"] == graph.KindFunction {
+		q.inits = initSpans(rel, src) // parsing costs: only a file with init functions
+	}
 	var nodes []graph.Node
 	for _, n := range ff.Nodes {
 		if n.Kind == graph.KindFile {
