@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/etalab-ia/albert-code/internal/graph/golang"
 	"github.com/etalab-ia/albert-code/internal/graph/index"
 	"github.com/etalab-ia/albert-code/internal/graph/store"
 )
@@ -21,6 +22,9 @@ type graphStatus struct {
 	Stats     store.Stats      `json:"stats"`
 	Freshness *index.Freshness `json:"freshness,omitempty"`
 	LeftOut   *index.LeftOut   `json:"left_out,omitempty"`
+	// GoLoadError is why the Go module did not load at the last index run: Go
+	// answers are then tree-sitter's lower bounds.
+	GoLoadError string `json:"go_load_error,omitempty"`
 }
 
 func newGraphStatusCmd(repo *string) *cobra.Command {
@@ -43,6 +47,9 @@ func newGraphStatusCmd(repo *string) *cobra.Command {
 			if out.LeftOut, err = index.ReadLeftOut(ctx, st); err != nil {
 				return err
 			}
+			if out.GoLoadError, _, err = st.Meta(ctx, golang.MetaLoadError); err != nil {
+				return err
+			}
 			if f, ferr := index.CheckFreshness(context.WithoutCancel(ctx), root, st, index.Limits{}); ferr == nil {
 				out.Freshness = &f
 			}
@@ -61,6 +68,10 @@ func printStatus(w io.Writer, s graphStatus) {
 	fmt.Fprintf(w, "%s: %s, %d definitions, %d edges\n", s.Root, countOf(s.Stats.Files, "file"), s.Stats.NodeCount, s.Stats.EdgeCount)
 	if f := s.Freshness; f != nil {
 		fmt.Fprintf(w, "index %s (commit %s, indexed %s, %d files changed since)\n", f.Status, short(f.IndexedCommit), f.IndexedAt, len(f.Dirty))
+	}
+	if s.GoLoadError != "" {
+		fmt.Fprintf(w, "Go: not type-checked, so its answers are tree-sitter's lower bounds:\n  %s\n",
+			strings.ReplaceAll(s.GoLoadError, "\n", "\n  "))
 	}
 	lo := s.LeftOut
 	if lo == nil {
