@@ -10,6 +10,7 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/graph/changes"
 	"github.com/etalab-ia/albert-code/internal/graph/cochange"
+	"github.com/etalab-ia/albert-code/internal/graph/golang"
 	"github.com/etalab-ia/albert-code/internal/graph/index"
 	"github.com/etalab-ia/albert-code/internal/graph/query"
 	"github.com/etalab-ia/albert-code/internal/graph/store"
@@ -28,6 +29,9 @@ type HealthOut struct {
 	Freshness *Freshness   `json:"freshness,omitempty"`
 	// LeftOut is what the last index run left out, or holds in part, by reason.
 	LeftOut *index.LeftOut `json:"left_out,omitempty"`
+	// GoLoadError is why the Go module did not load at the last index run
+	// (its answers are then tree-sitter's lower bounds).
+	GoLoadError string `json:"go_load_error,omitempty"`
 }
 
 func (h *handler) healthCheck(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
@@ -48,6 +52,9 @@ func (h *handler) healthCheck(ctx context.Context, _ *mcp.CallToolRequest, _ str
 	}
 	out.Index, out.Present, out.Stats = st.Path(), true, &stats
 	if out.LeftOut, err = index.ReadLeftOut(ctx, st); err != nil {
+		return nil, nil, err
+	}
+	if out.GoLoadError, _, err = st.Meta(ctx, golang.MetaLoadError); err != nil {
 		return nil, nil, err
 	}
 	out.Freshness = h.freshness(ctx, st)
