@@ -108,7 +108,7 @@ func (l *Live) Sync(ctx context.Context) (*store.Store, *Report, error) {
 			}
 		}
 	}
-	head := gitHead(ctx, l.root)
+	head := l.currentHead(ctx)
 	if l.synced && head == l.head {
 		return l.st.Lend(), nil, nil
 	}
@@ -126,6 +126,18 @@ func (l *Live) Sync(ctx context.Context) (*store.Store, *Report, error) {
 	l.synced, l.head = true, rep.Commit
 	l.at, _, _ = l.st.Meta(ctx, store.MetaIndexedAt)
 	return l.st.Lend(), rep, nil
+}
+
+// currentHead is gitHead without starting git outside a git repository: every
+// question asks, and starting a process costs more than the rest of the sync.
+func (l *Live) currentHead(ctx context.Context) string {
+	if h, ok := readGitHead(l.root); ok {
+		return h
+	}
+	if _, inRepo := findGitDir(l.root); !inRepo && os.Getenv("GIT_DIR") == "" && os.Getenv("GIT_WORK_TREE") == "" {
+		return ""
+	}
+	return gitHead(ctx, l.root)
 }
 
 // changes asks the watcher what changed; all when it cannot say.

@@ -220,3 +220,22 @@ func TestLiveIgnoresFilesNoPassReadsButNotGoMod(t *testing.T) {
 		t.Fatalf("after go.mod changed the run = %+v, want a Go reload because go.mod changed", rep)
 	}
 }
+
+// Every question syncs: outside a git repository that must not start git (a
+// process costs more than the rest of the sync).
+func TestLiveOutsideGitStartsNoProcess(t *testing.T) {
+	bin := t.TempDir()
+	calls := filepath.Join(bin, "calls")
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte("#!/bin/sh\necho called >> "+calls+"\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	root := writeTree(t, map[string]string{"a/one.py": "def one\n"})
+	l := openLive(t, root, Options{Extract: defExtractor})
+	t.Setenv("PATH", bin)
+	for range 3 {
+		hasNode(t, l, "one")
+	}
+	if b, err := os.ReadFile(calls); err == nil {
+		t.Fatalf("syncs outside a git repository started git: %q", b)
+	}
+}
