@@ -68,6 +68,11 @@ deb_corpus() {
 npm_src rxjs-7.8.2 rxjs@7.8.2 src
 npm_src query-core-5.108.0 @tanstack/query-core@5.108.0 src
 npm_src zod-4.6.7 zod@4.6.7 src/v4 tests
+# Added for issue 17 (corpora the engine was not tuned on): mobx has the interface
+# call signatures with type parameters one per line that tree-sitter-typescript
+# 0.23.2 did not parse; immer is generic-heavy (Draft<T>, produce overloads).
+npm_src mobx-7.1.3 mobx@7.1.3 src __tests__
+npm_src immer-11.2.13 immer@11.2.13 src
 
 # Python: Debian bookworm's packages (python 3.11). rich is the one built on ABCs and
 # Protocols, which the implementation questions need.
@@ -78,3 +83,9 @@ deb_corpus requests-2.28.1 python3-requests=2.28.1+dfsg-1 \
 	python3-charset-normalizer=3.0.1-2 python3-certifi=2022.9.24-1 python3-chardet=5.1.0+dfsg-2
 deb_corpus rich-13.3.1 python3-rich=13.3.1-1 \
 	python3-pygments=2.14.0+dfsg-1 python3-markdown-it=2.1.0-5 python3-mdurl=0.1.2-1
+# Added for issue 17: oauthlib calls .get/.update/.items on plain dicts and reaches
+# submodules through `from . import x` in __init__.py; markdown is built on
+# registries of processors and nested helpers.
+deb_corpus oauthlib-3.2.2 python3-oauthlib=3.2.2-1 python3-jwt=2.6.0-1+deb12u1 \
+	python3-blinker=1.5-1
+deb_corpus markdown-3.4.1 python3-markdown=3.4.1-2+deb12u1
