@@ -68,7 +68,7 @@ func (f *facts) unresolved(from, name string, kind graph.EdgeKind, line int, rea
 // (`FROM ${BASE}`) is left unresolved with its reason.
 func Dockerfile(_ context.Context, rel, lang string, src []byte) (graph.FileFacts, error) {
 	f := newFacts(rel, lang, src)
-	stages := map[string]string{} // name or index -> qname
+	stages := map[string]string{}     // name or index -> qname
 	current, index, last := "", 0, -1 // last: the current stage's index in Nodes
 	for _, in := range dockerInstructions(string(src)) {
 		if last >= 0 && in.cmd != "FROM" {
