@@ -111,6 +111,7 @@ func TestHonestAnswers(t *testing.T) {
 		{"references", hw + "List", hp + "Stack.Push," + hw + "List," + hw + "Push", Exact, "alias of " + hp + "Stack"},
 		{"definition", hw + "List", hw + "List", Exact, ""},
 		{"callers", hp + "Bytes.Bytes", hw + "Use", Exact, ""},
+		{"references", hp + "Bytes", hw + "Bytes," + hw + "Use", Exact, ""},
 		{"callees", hw + "init", hw + "g," + hw + "h," + hw + "pair", Exact, "3 init functions"},
 		{"callees", hw + "init@a.go#2", hw + "h", Exact, ""},
 		{"callers", hw + "g", hw + "init@a.go," + hw + "a," + hw + "single", Exact, ""},

@@ -160,9 +160,9 @@ func AskWith(ctx context.Context, st *store.Store, kind, symbol string, opt Opti
 	asked := sym.nodes
 	var notes, reasons []string
 	if kind != "definition" {
-		// A type alias is answered for the type it denotes; references keep the
-		// uses written through the alias.
-		if asked, notes, err = followAliases(ctx, st, sym.nodes, kind == "references"); err != nil {
+		// A type alias is answered for the type it denotes (whose references
+		// include the uses written through its aliases).
+		if asked, notes, err = followAliases(ctx, st, sym.nodes, false); err != nil {
 			return nil, err
 		}
 	}

@@ -156,7 +156,44 @@ func references(ctx context.Context, st *store.Store, n graph.Node) ([]Item, str
 	} else if n.Language != "go" {
 		why = append(why, "uses in other files are resolved by name and import")
 	}
-	return withGaps(ctx, st, n, scopeImporters, append(refs, calls...), why)
+	items := append(refs, calls...)
+	if n.Language == "go" {
+		// A use written through an alias names the alias: it is a use of n too.
+		via, err := aliasUses(ctx, st, n)
+		if err != nil {
+			return nil, "", err
+		}
+		items = append(items, via...)
+	}
+	return withGaps(ctx, st, n, scopeImporters, items, why)
+}
+
+// aliasUses lists the uses of the Go type aliases that denote n (their
+// extends edge), each marked with the alias it goes through.
+func aliasUses(ctx context.Context, st *store.Store, n graph.Node) ([]Item, error) {
+	in, err := st.Edges(ctx, n.QName, graph.EdgeExtends, store.In)
+	if err != nil {
+		return nil, err
+	}
+	var out []Item
+	for _, e := range in {
+		a, err := st.Node(ctx, e.From)
+		if err != nil || a.Kind != graph.KindTypeAlias || a.Language != "go" {
+			continue // an embedding, or an alias no longer indexed
+		}
+		uses, _, err := edgesAround(ctx, st, a, graph.EdgeReferences, store.In)
+		if err != nil {
+			return nil, err
+		}
+		for _, u := range uses {
+			if u.QName == n.QName {
+				continue
+			}
+			u.Why = "through the alias " + a.QName
+			out = append(out, u)
+		}
+	}
+	return out, nil
 }
 
 // implementations: for an interface, the types that implement it; for any other
