@@ -1,10 +1,12 @@
 package resolve_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/etalab-ia/albert-code/internal/graph"
+	"github.com/etalab-ia/albert-code/internal/graph/query"
 )
 
 // A method call on a receiver of unknown type whose name a built-in container
@@ -57,6 +59,14 @@ def other(thing):
 	}
 	expect(t, "typed: the receiver's declared class decides",
 		edgeEnds(t, st, "app/use.py::typed", graph.EdgeCalls), "app/registry.py::Registry::get [import]")
+	// The callers of Registry.get are then a lower bound, saying why.
+	a, err := query.Ask(context.Background(), st, "callers", "app/registry.py::Registry::get")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Certainty != "lower-bound" || !strings.Contains(a.Why, "1 call site(s) named get could not be resolved") {
+		t.Errorf("callers of Registry.get: %s, %q; want lower-bound naming the unresolved d.get", a.Certainty, a.Why)
+	}
 	expect(t, "built: a constructor call's class decides",
 		edgeEnds(t, st, "app/use.py::built", graph.EdgeCalls),
 		"app/registry.py::Registry [import]", "app/registry.py::Registry::append [import]")
