@@ -363,6 +363,8 @@ func (b *jsBinder) valueType(v *sitter.Node) string {
 		return b.calleeType(v.ChildByFieldName("function"))
 	case "member_expression": // `(s as T)._zod.def`: the member's declared type
 		return b.calleeType(v)
+	case "this": // `const self = this` in a method: the class, for closures
+		return b.self[""]
 	}
 	return ""
 }
