@@ -145,6 +145,26 @@ func (b *pyBinder) targets(n *sitter.Node) {
 	}
 }
 
+// exceptAlias binds `except errors.OAuthError as e:` (n is its as_pattern): e
+// holds the exception class when one class is named (a tuple says nothing).
+func (b *pyBinder) exceptAlias(n *sitter.Node) {
+	alias := n.ChildByFieldName("alias")
+	if alias != nil && alias.Kind() == "as_pattern_target" && alias.NamedChildCount() == 1 {
+		alias = alias.NamedChild(0)
+	}
+	if alias == nil || alias.Kind() != "identifier" {
+		b.targets(alias)
+		return
+	}
+	t := ""
+	if c := n.NamedChild(0); c != nil && (c.Kind() == "identifier" || c.Kind() == "attribute") {
+		t = pyTypeName(text(c, b.src))
+	}
+	name := text(alias, b.src)
+	b.locals = append(b.locals, name)
+	b.infer(name, t)
+}
+
 // body reads a function body's statements, not entering nested definitions,
 // whose names are their own (a nested def or class is a definition of the file).
 func (b *pyBinder) body(n *sitter.Node, depth int) {
@@ -164,7 +184,11 @@ func (b *pyBinder) body(n *sitter.Node, depth int) {
 	case "for_statement", "for_in_clause":
 		b.targets(n.ChildByFieldName("left"))
 	case "as_pattern":
-		b.targets(n.ChildByFieldName("alias"))
+		if p := n.Parent(); p != nil && p.Kind() == "except_clause" {
+			b.exceptAlias(n)
+		} else {
+			b.targets(n.ChildByFieldName("alias"))
+		}
 	case "except_clause":
 		b.targets(n.ChildByFieldName("alias"))
 	case "named_expression":

@@ -297,3 +297,33 @@ class Grant:
 		`unresolved calls app/grant.py::Grant::check -> Validator.validate @10:9`,
 	})
 }
+
+// `except errors.OAuthError as e:` types e, so `e.urlencoded` is the site
+// `errors.OAuthError.urlencoded`; a tuple of classes types nothing.
+func TestPythonExceptAliasTypes(t *testing.T) {
+	t.Parallel()
+	got := usesOf(t, "app/endpoint.py", `from . import errors
+
+
+def create(request):
+    try:
+        return request.run()
+    except errors.OAuthError as e:
+        return e.describe()
+
+
+def other(request):
+    try:
+        return request.run()
+    except (ValueError, errors.OAuthError) as err:
+        return err.describe()
+`)
+	expectUses(t, got, []string{
+		`unresolved calls app/endpoint.py::create -> errors.OAuthError.describe @8:16`,
+		`unresolved calls app/endpoint.py::create -> request.run @6:16`,
+		`unresolved calls app/endpoint.py::other -> err.describe @15:16`,
+		`unresolved calls app/endpoint.py::other -> request.run @13:16`,
+		`unresolved references app/endpoint.py::create -> errors.OAuthError @7:12`,
+		`unresolved references app/endpoint.py::other -> errors.OAuthError @14:25`,
+	})
+}
