@@ -175,10 +175,22 @@ func (q *qualifier) name(name string, line int) (string, bool) {
 	if segs[0] == "init" {
 		return q.initName(line), len(segs) == 1
 	}
-	if len(segs) > 2 || len(segs) == 2 && q.kinds[q.rel+"::"+segs[0]] == graph.KindFunction || slices.Contains(segs, "_") {
-		return "", false // nested, or blank: no node in the type-checked graph
+	if len(segs) > 2 || len(segs) == 2 && !q.typeScope(segs[0]) || slices.Contains(segs, "_") {
+		return "", false // nested in a function or a value, or blank: no node in the type-checked graph
 	}
 	return q.pkg + "." + strings.Join(segs, "."), true
+}
+
+// typeScope reports whether a member named under top belongs to a type: top
+// is a type of this file, or defined in none of its definitions (a method's
+// receiver type declared in another file of the package).
+func (q *qualifier) typeScope(top string) bool {
+	switch k, ok := q.kinds[q.rel+"::"+top]; {
+	case !ok:
+		return true
+	default:
+		return k == graph.KindStruct || k == graph.KindInterface || k == graph.KindType || k == graph.KindTypeAlias
+	}
 }
 
 // owner is the type-checked name of the definition a use belongs to: a use
