@@ -33,26 +33,19 @@ const maxAutoContinue = 20
 var promptID = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
 
 func (c *Config) applyAgentLoop(l *agentLoopLayer, o origin) error {
-	if l.AutoContinue != nil {
-		if n := *l.AutoContinue; n < 0 || n > maxAutoContinue {
-			return fieldError(o, "auto_continue", "auto_continue", fmt.Sprintf("invalid auto_continue %d", n),
-				fmt.Sprintf("want 0 (off) to %d continues per prompt", maxAutoContinue))
-		}
-		c.AgentLoop.AutoContinue = *l.AutoContinue
-		c.sources["auto_continue"] = o("auto_continue")
-	}
-	if l.ProjectContext != nil {
-		c.AgentLoop.ProjectContext = *l.ProjectContext
-		c.sources["project_context"] = o("project_context")
-	}
-	if l.SystemPromptID != nil {
-		id := *l.SystemPromptID
-		if id != "" && !promptID.MatchString(id) {
-			return fieldError(o, "system_prompt_id", "system_prompt_id", fmt.Sprintf("invalid system_prompt_id %q", id),
-				"name a file of a prompts/ folder without its .md, such as \"review\"")
-		}
-		c.AgentLoop.SystemPromptID = id
-		c.sources["system_prompt_id"] = o("system_prompt_id")
-	}
-	return nil
+	return c.runSteps(o,
+		key("auto_continue", l.AutoContinue, &c.AgentLoop.AutoContinue, func(n int) (int, error) {
+			if n < 0 || n > maxAutoContinue {
+				return n, hinted{fmt.Sprintf("invalid auto_continue %d", n), fmt.Sprintf("want 0 (off) to %d continues per prompt", maxAutoContinue)}
+			}
+			return n, nil
+		}),
+		key("project_context", l.ProjectContext, &c.AgentLoop.ProjectContext, keep),
+		key("system_prompt_id", l.SystemPromptID, &c.AgentLoop.SystemPromptID, func(id string) (string, error) {
+			if id != "" && !promptID.MatchString(id) {
+				return id, hinted{fmt.Sprintf("invalid system_prompt_id %q", id), "name a file of a prompts/ folder without its .md, such as \"review\""}
+			}
+			return id, nil
+		}),
+	)
 }

@@ -91,10 +91,11 @@ func parseHook(event HookEvent, l hookLayer, raw string, o origin) (Hook, error)
 		if event == HookAfterTurn {
 			return Hook{}, fieldError(o, raw+".tools", raw+".tools", "after_turn hooks run once per prompt, not per tool: remove tools", "")
 		}
-		if err := checkPatterns(*l.Tools, o, raw+".tools"); err != nil {
-			return Hook{}, err
+		tools, err := toolPatterns(*l.Tools)
+		if err != nil {
+			return Hook{}, fieldError(o, raw+".tools", raw+".tools", err.Error(), "")
 		}
-		h.Tools = slices.Clone(*l.Tools)
+		h.Tools = tools
 	}
 	if l.Timeout != nil {
 		d, err := parseDuration(*l.Timeout)

@@ -50,7 +50,7 @@ type providerLayer struct {
 	Headers      *map[string]string `toml:"headers"`
 	XMLToolCalls *bool              `toml:"xml_tool_calls"`
 	Timeout      *string            `toml:"timeout"`
-	// Project and Location are Vertex AI's; see vertex.go.
+	// Project and Location are Vertex AI's; see Provider.
 	Project  *string `toml:"project"`
 	Location *string `toml:"location"`
 }

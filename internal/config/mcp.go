@@ -120,79 +120,38 @@ func (c *Config) applyMCPServers(servers map[string]mcpServerLayer, o origin) er
 }
 
 func (c *Config) applyMCPServer(s *MCPServer, l mcpServerLayer, raw string, o origin) error {
-	rec := func(field string) { c.sources[raw+"."+field] = o(raw + "." + field) }
-	str := func(dst, src *string, field string) {
-		if src != nil {
-			*dst = *src
-			rec(field)
-		}
+	at := raw + "."
+	merged := func(dst map[string]string) func(map[string]string) (map[string]string, error) {
+		return func(src map[string]string) (map[string]string, error) { return mergeStrings(dst, src), nil }
 	}
-	str(&s.Command, l.Command, "command")
-	str(&s.Cwd, l.Cwd, "cwd")
-	str(&s.URL, l.URL, "url")
-	str(&s.BearerTokenEnv, l.BearerTokenEnv, "bearer_token_env")
-	if l.Args != nil {
-		s.Args = slices.Clone(*l.Args)
-		rec("args")
-	}
-	if l.Env != nil {
-		s.Env = mergeStrings(s.Env, *l.Env)
-		rec("env")
-	}
-	if l.Headers != nil {
-		s.Headers = mergeStrings(s.Headers, *l.Headers)
-		rec("headers")
-	}
-	for _, f := range []struct {
-		dst   *[]string
-		src   *[]string
-		field string
-	}{{&s.EnabledTools, l.EnabledTools, "enabled_tools"}, {&s.DisabledTools, l.DisabledTools, "disabled_tools"}} {
-		if f.src != nil {
-			if err := checkPatterns(*f.src, o, raw+"."+f.field); err != nil {
-				return err
+	return c.runSteps(o,
+		key(at+"command", l.Command, &s.Command, keep),
+		key(at+"cwd", l.Cwd, &s.Cwd, keep),
+		key(at+"url", l.URL, &s.URL, keep),
+		key(at+"bearer_token_env", l.BearerTokenEnv, &s.BearerTokenEnv, keep),
+		key(at+"args", l.Args, &s.Args, cloned),
+		key(at+"env", l.Env, &s.Env, merged(s.Env)),
+		key(at+"headers", l.Headers, &s.Headers, merged(s.Headers)),
+		key(at+"enabled_tools", l.EnabledTools, &s.EnabledTools, toolPatterns),
+		key(at+"disabled_tools", l.DisabledTools, &s.DisabledTools, toolPatterns),
+		key(at+"startup_timeout", l.StartupTimeout, &s.StartupTimeout, parseDuration),
+		key(at+"tool_timeout", l.ToolTimeout, &s.ToolTimeout, parseDuration),
+		key(at+"enabled", l.Enabled, &s.Disabled, not),
+		key(at+"sandbox", l.Sandbox, &s.Sandbox, func(v string) (string, error) {
+			switch v {
+			case "", "off", "read-only", "workspace-write":
+				return v, nil
 			}
-			*f.dst = slices.Clone(*f.src)
-			rec(f.field)
-		}
-	}
-	for _, f := range []struct {
-		dst   *time.Duration
-		src   *string
-		field string
-	}{{&s.StartupTimeout, l.StartupTimeout, "startup_timeout"}, {&s.ToolTimeout, l.ToolTimeout, "tool_timeout"}} {
-		if f.src != nil {
-			d, err := parseDuration(*f.src)
-			if err != nil {
-				return fieldError(o, raw+"."+f.field, raw+"."+f.field, err.Error(), "")
+			return v, hinted{fmt.Sprintf("invalid sandbox mode %q", v), "want off, read-only or workspace-write"}
+		}),
+		key(at+"sampling", l.Sampling, &s.Sampling, func(v string) (string, error) {
+			switch v {
+			case SamplingAsk, SamplingAllow, SamplingDeny:
+				return v, nil
 			}
-			*f.dst = d
-			rec(f.field)
-		}
-	}
-	if l.Enabled != nil {
-		s.Disabled = !*l.Enabled
-		rec("enabled")
-	}
-	if l.Sandbox != nil {
-		switch *l.Sandbox {
-		case "", "off", "read-only", "workspace-write":
-			s.Sandbox = *l.Sandbox
-			rec("sandbox")
-		default:
-			return fieldError(o, raw+".sandbox", raw+".sandbox", fmt.Sprintf("invalid sandbox mode %q", *l.Sandbox), "want off, read-only or workspace-write")
-		}
-	}
-	if l.Sampling != nil {
-		switch *l.Sampling {
-		case SamplingAsk, SamplingAllow, SamplingDeny:
-			s.Sampling = *l.Sampling
-			rec("sampling")
-		default:
-			return fieldError(o, raw+".sampling", raw+".sampling", fmt.Sprintf("invalid sampling mode %q", *l.Sampling), "want ask, allow or deny")
-		}
-	}
-	return nil
+			return v, hinted{fmt.Sprintf("invalid sampling mode %q", v), "want ask, allow or deny"}
+		}),
+	)
 }
 
 // checkMCPServers refuses a server that is both stdio and HTTP, or neither: which one

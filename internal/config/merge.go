@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 
 	"github.com/etalab-ia/albert-code/internal/config/tomlfile"
 )
@@ -34,15 +33,43 @@ func fieldError(o origin, raw, key, msg, suggestion string) error {
 
 // apply merges l onto c. Scalars override, lists replace, tables merge key by key,
 // providers and models merge by name. Every value set is recorded with its source.
+// The steps run in the order below, so the first bad value in it is the one reported.
 func (c *Config) apply(l *layer, o origin) error {
-	set := func(dst *string, src *string, raw string) {
-		if src != nil {
-			*dst = *src
-			c.sources[raw] = o(raw)
-		}
-	}
-	set(&c.ModelName, l.Model, "model")
-	set(&c.Agent, l.Agent, "agent")
+	cp, se, wf, ws, g, b := orZero(l.Compaction), orZero(l.Session), orZero(l.WebFetch), orZero(l.WebSearch), orZero(l.Graph), orZero(l.Bash)
+	return c.runSteps(o,
+		key("model", l.Model, &c.ModelName, keep),
+		key("agent", l.Agent, &c.Agent, keep),
+		func(c *Config, o origin) error { return c.applyEntries(l, o) },
+		key("enabled_tools", l.EnabledTools, &c.EnabledTools, toolPatterns),
+		key("disabled_tools", l.DisabledTools, &c.DisabledTools, toolPatterns),
+		func(c *Config, o origin) error { return c.applyTools(l.Tools, o) },
+		key("context_warning", l.ContextWarning, &c.ContextWarning, fractionCheck(true)),
+		func(c *Config, o origin) error { return c.applyExtensions(l, o) },
+		func(c *Config, o origin) error { return c.applyRateLimits(l.RateLimits, o) },
+		key("auto_fallback_enabled", l.AutoFallback, &c.RateLimits.NoAutoFallback, not),
+		func(c *Config, o origin) error { return c.applyAgentLoop(&l.agentLoopLayer, o) },
+		func(c *Config, o origin) error { return c.applyNotifications(l.Notifications, &l.updateLayer, o) },
+		key("compaction.threshold", cp.Threshold, &c.Compaction.Threshold, fractionCheck(false)),
+		key("compaction.keep_recent_turns", cp.KeepRecentTurns, &c.Compaction.KeepRecentTurns, notNegative),
+		key("session.dir", se.Dir, &c.Session.Dir, keep),
+		key("session.enabled", se.Enabled, &c.Session.Enabled, keep),
+		key("web_fetch.allow_private", wf.AllowPrivate, &c.WebFetch.AllowPrivate, keep),
+		key("web_fetch.max_bytes", wf.MaxBytes, &c.WebFetch.MaxBytes, positive),
+		key("web_search.backend", ws.Backend, &c.WebSearch.Backend, oneOf([]string{"searxng"}, func(v string) string {
+			return fmt.Sprintf("invalid value %q: the only backend is \"searxng\"", v)
+		})),
+		key("web_search.base_url", ws.BaseURL, &c.WebSearch.BaseURL, keep),
+		key("graph.embeddings_model", g.EmbeddingsModel, &c.Graph.EmbeddingsModel, keep),
+		key("graph.embeddings_provider", g.EmbeddingsProvider, &c.Graph.EmbeddingsProvider, keep),
+		func(c *Config, o origin) error { return c.applySandbox(l.Sandbox, o) },
+		func(c *Config, o origin) error { return c.applyPermissions(l.Permissions, o) },
+		key("bash.timeout", b.Timeout, &c.Bash.Timeout, parseDuration),
+		key("bash.max_output_bytes", b.MaxOutputBytes, &c.Bash.MaxOutputBytes, positive),
+	)
+}
+
+// applyEntries merges the [[providers]] and [[models]] entries, each by its name.
+func (c *Config) applyEntries(l *layer, o origin) error {
 	for i := range l.Providers {
 		if err := c.applyProvider(&l.Providers[i], fmt.Sprintf("providers[%d]", i), o); err != nil {
 			return err
@@ -53,146 +80,21 @@ func (c *Config) apply(l *layer, o origin) error {
 			return err
 		}
 	}
-	if l.EnabledTools != nil {
-		if err := checkPatterns(*l.EnabledTools, o, "enabled_tools"); err != nil {
-			return err
-		}
-		c.EnabledTools = slices.Clone(*l.EnabledTools)
-		c.sources["enabled_tools"] = o("enabled_tools")
-	}
-	if l.DisabledTools != nil {
-		if err := checkPatterns(*l.DisabledTools, o, "disabled_tools"); err != nil {
-			return err
-		}
-		c.DisabledTools = slices.Clone(*l.DisabledTools)
-		c.sources["disabled_tools"] = o("disabled_tools")
-	}
-	for _, name := range slices.Sorted(maps.Keys(l.Tools)) {
-		if err := c.applyTool(name, l.Tools[name], o); err != nil {
-			return err
-		}
-	}
-	if l.ContextWarning != nil {
-		if err := fraction(*l.ContextWarning, o, "context_warning", true); err != nil {
-			return err
-		}
-		c.ContextWarning = *l.ContextWarning
-		c.sources["context_warning"] = o("context_warning")
-	}
-	if err := c.applyExtensions(l, o); err != nil {
-		return err
-	}
-	if err := c.applyRateLimits(l.RateLimits, o); err != nil {
-		return err
-	}
-	c.applyAutoFallback(l.AutoFallback, o)
-	if err := c.applyAgentLoop(&l.agentLoopLayer, o); err != nil {
-		return err
-	}
-	if err := c.applyNotifications(l.Notifications, &l.updateLayer, o); err != nil {
-		return err
-	}
-	return c.applySections(l, o)
+	return nil
 }
 
-func (c *Config) applySections(l *layer, o origin) error {
-	rec := func(raw string) { c.sources[raw] = o(raw) }
-	if s := l.Compaction; s != nil {
-		if s.Threshold != nil {
-			if err := fraction(*s.Threshold, o, "compaction.threshold", false); err != nil {
-				return err
-			}
-			c.Compaction.Threshold = *s.Threshold
-			rec("compaction.threshold")
-		}
-		if s.KeepRecentTurns != nil {
-			if *s.KeepRecentTurns < 0 {
-				return fieldError(o, "compaction.keep_recent_turns", "compaction.keep_recent_turns", "must not be negative", "")
-			}
-			c.Compaction.KeepRecentTurns = *s.KeepRecentTurns
-			rec("compaction.keep_recent_turns")
-		}
-	}
-	if s := l.Session; s != nil {
-		if s.Dir != nil {
-			c.Session.Dir = *s.Dir
-			rec("session.dir")
-		}
-		if s.Enabled != nil {
-			c.Session.Enabled = *s.Enabled
-			rec("session.enabled")
-		}
-	}
-	if s := l.WebFetch; s != nil {
-		if s.AllowPrivate != nil {
-			c.WebFetch.AllowPrivate = *s.AllowPrivate
-			rec("web_fetch.allow_private")
-		}
-		if s.MaxBytes != nil {
-			if *s.MaxBytes <= 0 {
-				return fieldError(o, "web_fetch.max_bytes", "web_fetch.max_bytes", "must be positive", "")
-			}
-			c.WebFetch.MaxBytes = *s.MaxBytes
-			rec("web_fetch.max_bytes")
-		}
-	}
-	if s := l.WebSearch; s != nil {
-		if s.Backend != nil {
-			if *s.Backend != "searxng" {
-				return fieldError(o, "web_search.backend", "web_search.backend",
-					fmt.Sprintf("invalid value %q: the only backend is \"searxng\"", *s.Backend), tomlfile.Suggest(*s.Backend, []string{"searxng"}))
-			}
-			c.WebSearch.Backend = *s.Backend
-			rec("web_search.backend")
-		}
-		if s.BaseURL != nil {
-			c.WebSearch.BaseURL = *s.BaseURL
-			rec("web_search.base_url")
-		}
-	}
-	if g := l.Graph; g != nil {
-		if g.EmbeddingsModel != nil {
-			c.Graph.EmbeddingsModel = *g.EmbeddingsModel
-			rec("graph.embeddings_model")
-		}
-		if g.EmbeddingsProvider != nil {
-			c.Graph.EmbeddingsProvider = *g.EmbeddingsProvider
-			rec("graph.embeddings_provider")
-		}
-	}
-	if err := c.applySandbox(l.Sandbox, o); err != nil {
-		return err
-	}
-	if err := c.applyPermissions(l.Permissions, o); err != nil {
-		return err
-	}
-	if s := l.Bash; s != nil {
-		if s.Timeout != nil {
-			d, err := parseDuration(*s.Timeout)
-			if err != nil {
-				return fieldError(o, "bash.timeout", "bash.timeout", err.Error(), "")
-			}
-			c.Bash.Timeout = d
-			rec("bash.timeout")
-		}
-		if s.MaxOutputBytes != nil {
-			if *s.MaxOutputBytes <= 0 {
-				return fieldError(o, "bash.max_output_bytes", "bash.max_output_bytes", "must be positive", "")
-			}
-			c.Bash.MaxOutputBytes = *s.MaxOutputBytes
-			rec("bash.max_output_bytes")
+// applyTools merges the [tools.<name>] tables in name order.
+func (c *Config) applyTools(tables map[string]map[string]any, o origin) error {
+	for _, name := range slices.Sorted(maps.Keys(tables)) {
+		if err := c.applyTool(name, tables[name], o); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// fraction checks v is in (0, 1], or [0, 1] when zero (meaning "off") is allowed.
-func fraction(v float64, o origin, key string, zeroOK bool) error {
-	if (v > 0 || (zeroOK && v == 0)) && v <= 1 {
-		return nil
-	}
-	return fieldError(o, key, key, "must be a fraction between 0 and 1, got "+strconv.FormatFloat(v, 'g', -1, 64), "")
-}
+// not reads a key that says the opposite of the field it sets (enabled = false sets Off).
+func not(v bool) (bool, error) { return !v, nil }
 
 func (c *Config) applyProvider(l *providerLayer, raw string, o origin) error {
 	if l.Name == nil || *l.Name == "" {
@@ -206,50 +108,38 @@ func (c *Config) applyProvider(l *providerLayer, raw string, o origin) error {
 		c.sources["providers."+name+".name"] = o(raw + ".name")
 	}
 	p := &c.Providers[i]
-	key := "providers." + name + "."
-	rec := func(field string) { c.sources[key+field] = o(raw + "." + field) }
-	if l.Kind != nil {
-		if !slices.Contains(providerKinds, *l.Kind) {
-			return fieldError(o, raw+".kind", key+"kind",
-				fmt.Sprintf("invalid provider kind %q: want one of %v", *l.Kind, providerKinds), tomlfile.Suggest(*l.Kind, providerKinds))
+	e := entry{raw, "providers." + name}
+	kind := func(v string) (ProviderKind, error) {
+		if !slices.Contains(providerKinds, v) {
+			return "", hinted{fmt.Sprintf("invalid provider kind %q: want one of %v", v, providerKinds), tomlfile.Suggest(v, providerKinds)}
 		}
-		p.Kind = ProviderKind(*l.Kind)
-		rec("kind")
+		return ProviderKind(v), nil
 	}
-	if l.BaseURL != nil {
-		p.BaseURL = *l.BaseURL
-		rec("base_url")
+	return c.runSteps(o,
+		entryKey(e, "kind", l.Kind, &p.Kind, kind),
+		entryKey(e, "base_url", l.BaseURL, &p.BaseURL, keep),
+		entryKey(e, "api_key_env", l.APIKeyEnv, &p.APIKeyEnv, keep),
+		func(c *Config, o origin) error { c.applyHeaders(p, l.Headers, e, o); return nil },
+		entryKey(e, "xml_tool_calls", l.XMLToolCalls, &p.XMLToolCalls, keep),
+		entryKey(e, "timeout", l.Timeout, &p.Timeout, parseDuration),
+		// project and location are Vertex AI's (vertex.go).
+		entryKey(e, "project", l.Project, &p.Project, keep),
+		entryKey(e, "location", l.Location, &p.Location, keep),
+	)
+}
+
+// applyHeaders merges a provider's headers key by key, each with its own source.
+func (c *Config) applyHeaders(p *Provider, headers *map[string]string, e entry, o origin) {
+	if headers == nil {
+		return
 	}
-	if l.APIKeyEnv != nil {
-		p.APIKeyEnv = *l.APIKeyEnv
-		rec("api_key_env")
+	if p.Headers == nil {
+		p.Headers = map[string]string{}
 	}
-	if l.Headers != nil {
-		if p.Headers == nil {
-			p.Headers = map[string]string{}
-		}
-		for k, v := range *l.Headers {
-			p.Headers[k] = v
-			c.sources[key+"headers."+k] = o(raw + ".headers." + k)
-		}
+	for k, v := range *headers {
+		p.Headers[k] = v
+		c.sources[e.path+".headers."+k] = o(e.raw + ".headers." + k)
 	}
-	if l.XMLToolCalls != nil {
-		p.XMLToolCalls = *l.XMLToolCalls
-		rec("xml_tool_calls")
-	}
-	if l.Timeout != nil {
-		d, err := parseDuration(*l.Timeout)
-		if err == nil && d <= 0 {
-			err = fmt.Errorf("must be positive")
-		}
-		if err != nil {
-			return fieldError(o, raw+".timeout", key+"timeout", err.Error(), "")
-		}
-		p.Timeout = d
-		rec("timeout")
-	}
-	applyVertex(p, l, rec)
-	return nil
 }
 
 func (c *Config) applyModel(l *modelLayer, raw string, o origin) error {
@@ -264,45 +154,18 @@ func (c *Config) applyModel(l *modelLayer, raw string, o origin) error {
 		c.sources["models."+name+".name"] = o(raw + ".name")
 	}
 	m := &c.Models[i]
-	key := "models." + name + "."
-	rec := func(field string) { c.sources[key+field] = o(raw + "." + field) }
-	str := func(dst *string, src *string, field string) {
-		if src != nil {
-			*dst = *src
-			rec(field)
-		}
-	}
-	str(&m.Provider, l.Provider, "provider")
-	str(&m.WireName, l.WireName, "wire_name")
-	str(&m.FallbackModel, l.FallbackModel, "fallback_model")
-	if l.Aliases != nil {
-		m.Aliases = slices.Clone(*l.Aliases)
-		rec("aliases")
-	}
-	if l.ContextWindow != nil {
-		if *l.ContextWindow < 0 {
-			return fieldError(o, raw+".context_window", key+"context_window", "must not be negative", "")
-		}
-		m.ContextWindow = *l.ContextWindow
-		rec("context_window")
-	}
-	for _, f := range []struct {
-		dst   *float64
-		src   *float64
-		field string
-	}{{&m.InputPrice, l.InputPrice, "input_price"}, {&m.OutputPrice, l.OutputPrice, "output_price"}} {
-		if f.src != nil {
-			if *f.src < 0 {
-				return fieldError(o, raw+"."+f.field, key+f.field, "must not be negative", "")
-			}
-			*f.dst = *f.src
-			rec(f.field)
-		}
-	}
-	if l.Temperature != nil {
-		t := *l.Temperature
-		m.Temperature = &t
-		rec("temperature")
-	}
-	return nil
+	e := entry{raw, "models." + name}
+	return c.runSteps(o,
+		entryKey(e, "provider", l.Provider, &m.Provider, keep),
+		entryKey(e, "wire_name", l.WireName, &m.WireName, keep),
+		entryKey(e, "fallback_model", l.FallbackModel, &m.FallbackModel, keep),
+		entryKey(e, "aliases", l.Aliases, &m.Aliases, cloned),
+		entryKey(e, "context_window", l.ContextWindow, &m.ContextWindow, notNegative),
+		entryKey(e, "input_price", l.InputPrice, &m.InputPrice, notNegative),
+		entryKey(e, "output_price", l.OutputPrice, &m.OutputPrice, notNegative),
+		entryKey(e, "temperature", l.Temperature, &m.Temperature, pointerTo),
+	)
 }
+
+// pointerTo takes a value for a field that is nil when unset.
+func pointerTo(v float64) (*float64, error) { return &v, nil }

@@ -3,11 +3,9 @@ package config
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/etalab-ia/albert-code/internal/config/tomlfile"
 	"github.com/etalab-ia/albert-code/internal/notify"
 )
 
@@ -44,59 +42,30 @@ type updateLayer struct {
 }
 
 func (c *Config) applyNotifications(n *notificationsLayer, u *updateLayer, o origin) error {
-	if u.UpdateCheck != nil {
-		c.Update.Enabled = *u.UpdateCheck
-		c.sources["update_check"] = o("update_check")
+	// A repository must not choose where the UI asks for releases: the feed's answer
+	// becomes a notice with a link, and the request tells its owner who opened the folder.
+	if u.UpdateFeed != nil && fromProjectFile(o, "update_feed") {
+		return fieldError(o, "update_feed", "update_feed",
+			"update_feed is not read from a project file, which the repository's authors control",
+			"move it to your global config ("+filepath.Join("~", ".config", appDirName, "config.toml")+")")
 	}
-	if u.UpdateFeed != nil {
-		// A repository must not choose where the UI asks for releases: the feed's
-		// answer becomes a notice with a link, and the request tells its owner
-		// who opened the folder.
-		if fromProjectFile(o, "update_feed") {
-			return fieldError(o, "update_feed", "update_feed",
-				"update_feed is not read from a project file, which the repository's authors control",
-				"move it to your global config ("+filepath.Join("~", ".config", appDirName, "config.toml")+")")
-		}
-		f := *u.UpdateFeed
-		if !strings.HasPrefix(f, "https://") && !strings.HasPrefix(f, "http://") {
-			return fieldError(o, "update_feed", "update_feed", fmt.Sprintf("invalid update_feed %q", f),
-				"write the release feed's URL, starting with https://")
-		}
-		c.Update.Feed = f
-		c.sources["update_feed"] = o("update_feed")
+	choice := func(name string, choices []string) func(string) (string, error) {
+		return oneOf(choices, func(v string) string {
+			return fmt.Sprintf("invalid notifications.%s %q: want one of %s", name, v, strings.Join(choices, ", "))
+		})
 	}
-	if n == nil {
-		return nil
-	}
-	rec := func(key string) { c.sources["notifications."+key] = o("notifications." + key) }
-	if n.Enabled != nil {
-		c.Notifications.Enabled = *n.Enabled
-		rec("enabled")
-	}
-	for _, f := range []struct {
-		dst     *string
-		src     *string
-		key     string
-		choices []string
-	}{{&c.Notifications.Method, n.Method, "method", notify.Methods}, {&c.Notifications.Sequence, n.Sequence, "sequence", notify.Sequences}} {
-		if f.src == nil {
-			continue
-		}
-		if !slices.Contains(f.choices, *f.src) {
-			return fieldError(o, "notifications."+f.key, "notifications."+f.key,
-				fmt.Sprintf("invalid notifications.%s %q: want one of %s", f.key, *f.src, strings.Join(f.choices, ", ")),
-				tomlfile.Suggest(*f.src, f.choices))
-		}
-		*f.dst = *f.src
-		rec(f.key)
-	}
-	if n.After != nil {
-		d, err := parseDuration(*n.After)
-		if err != nil {
-			return fieldError(o, "notifications.after", "notifications.after", err.Error(), "")
-		}
-		c.Notifications.After = d
-		rec("after")
-	}
-	return nil
+	nl := orZero(n)
+	return c.runSteps(o,
+		key("update_check", u.UpdateCheck, &c.Update.Enabled, keep),
+		key("update_feed", u.UpdateFeed, &c.Update.Feed, func(f string) (string, error) {
+			if !strings.HasPrefix(f, "https://") && !strings.HasPrefix(f, "http://") {
+				return f, hinted{fmt.Sprintf("invalid update_feed %q", f), "write the release feed's URL, starting with https://"}
+			}
+			return f, nil
+		}),
+		key("notifications.enabled", nl.Enabled, &c.Notifications.Enabled, keep),
+		key("notifications.method", nl.Method, &c.Notifications.Method, choice("method", notify.Methods)),
+		key("notifications.sequence", nl.Sequence, &c.Notifications.Sequence, choice("sequence", notify.Sequences)),
+		key("notifications.after", nl.After, &c.Notifications.After, parseDuration),
+	)
 }

@@ -34,25 +34,22 @@ func (c *Config) applyPermissions(p *permissionsLayer, o origin) error {
 		c.Ignored = append(c.Ignored, fmt.Sprintf("%s: [permissions] is read from your global config only (%s)", src, c.globalFile))
 		return nil
 	}
-	if p.AllowSecret != nil {
-		for _, s := range *p.AllowSecret {
-			if !filepath.IsAbs(s) && s != "~" && !strings.HasPrefix(s, "~/") {
-				return fieldError(o, "permissions.allow_secret", "permissions.allow_secret",
-					fmt.Sprintf("%q is not an absolute path", s), "name the secret by its full path, or ~/...")
+	return c.runSteps(o,
+		key("permissions.allow_secret", p.AllowSecret, &c.Permissions.AllowSecret, func(paths []string) ([]string, error) {
+			for _, s := range paths {
+				if !filepath.IsAbs(s) && s != "~" && !strings.HasPrefix(s, "~/") {
+					return nil, hinted{fmt.Sprintf("%q is not an absolute path", s), "name the secret by its full path, or ~/..."}
+				}
 			}
-		}
-		c.Permissions.AllowSecret = *p.AllowSecret
-		c.sources["permissions.allow_secret"] = o("permissions.allow_secret")
-	}
-	if p.AllowControl != nil {
-		for _, g := range *p.AllowControl {
-			if !doublestar.ValidatePattern(filepath.ToSlash(g)) {
-				return fieldError(o, "permissions.allow_control", "permissions.allow_control",
-					fmt.Sprintf("%q is not a valid glob", g), "e.g. \".git/hooks/**\" or \".albert-code.toml\"")
+			return paths, nil
+		}),
+		key("permissions.allow_control", p.AllowControl, &c.Permissions.AllowControl, func(globs []string) ([]string, error) {
+			for _, g := range globs {
+				if !doublestar.ValidatePattern(filepath.ToSlash(g)) {
+					return nil, hinted{fmt.Sprintf("%q is not a valid glob", g), "e.g. \".git/hooks/**\" or \".albert-code.toml\""}
+				}
 			}
-		}
-		c.Permissions.AllowControl = *p.AllowControl
-		c.sources["permissions.allow_control"] = o("permissions.allow_control")
-	}
-	return nil
+			return globs, nil
+		}),
+	)
 }

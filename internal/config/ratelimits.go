@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -77,29 +78,19 @@ func (c *Config) applyRateLimits(l *rateLimitsLayer, o origin) error {
 	if l == nil {
 		return nil
 	}
-	rec := func(raw string) { c.sources[raw] = o(raw) }
-	if l.Enabled != nil {
-		c.RateLimits.Off = !*l.Enabled
-		rec("rate_limits.enabled")
-	}
-	if l.Tier != nil {
-		if *l.Tier != "exp" && *l.Tier != "prod" {
-			return fieldError(o, "rate_limits.tier", "rate_limits.tier", fmt.Sprintf("invalid tier %q: want \"exp\" or \"prod\"", *l.Tier), "")
-		}
-		c.RateLimits.Tier = *l.Tier
-		rec("rate_limits.tier")
-	}
-	if l.MaxWait != nil {
-		d, err := parseDuration(*l.MaxWait)
-		if err != nil {
-			return fieldError(o, "rate_limits.max_wait", "rate_limits.max_wait", err.Error(), "")
-		}
-		c.RateLimits.MaxWait = d
-		rec("rate_limits.max_wait")
-	}
-	if l.QuotaProviders != nil {
-		c.RateLimits.QuotaProviders = slices.Clone(*l.QuotaProviders)
-		rec("rate_limits.quota_providers")
+	err := c.runSteps(o,
+		key("rate_limits.enabled", l.Enabled, &c.RateLimits.Off, not),
+		key("rate_limits.tier", l.Tier, &c.RateLimits.Tier, func(v string) (string, error) {
+			if v != "exp" && v != "prod" {
+				return "", fmt.Errorf("invalid tier %q: want \"exp\" or \"prod\"", v)
+			}
+			return v, nil
+		}),
+		key("rate_limits.max_wait", l.MaxWait, &c.RateLimits.MaxWait, parseDuration),
+		key("rate_limits.quota_providers", l.QuotaProviders, &c.RateLimits.QuotaProviders, cloned),
+	)
+	if err != nil {
+		return err
 	}
 	for _, name := range slices.Sorted(maps.Keys(l.Models)) {
 		ml := l.Models[name]
@@ -107,33 +98,26 @@ func (c *Config) applyRateLimits(l *rateLimitsLayer, o origin) error {
 			c.RateLimits.Models = map[string]ModelLimits{}
 		}
 		cur := c.RateLimits.Models[name]
-		for _, f := range []struct {
-			key string
-			src *int
-			dst *int
-		}{{"rpm", ml.RPM, &cur.RPM}, {"rpd", ml.RPD, &cur.RPD}, {"tpm", ml.TPM, &cur.TPM}, {"tpd", ml.TPD, &cur.TPD}} {
-			if f.src == nil {
-				continue
-			}
-			raw := "rate_limits.models." + strconv.Quote(name) + "." + f.key
-			if *f.src < 0 {
-				return fieldError(o, raw, raw, "must not be negative (0 keeps the documented limit)", "")
-			}
-			*f.dst = *f.src
-			rec(raw)
+		at := "rate_limits.models." + strconv.Quote(name) + "."
+		err := c.runSteps(o,
+			key(at+"rpm", ml.RPM, &cur.RPM, limit),
+			key(at+"rpd", ml.RPD, &cur.RPD, limit),
+			key(at+"tpm", ml.TPM, &cur.TPM, limit),
+			key(at+"tpd", ml.TPD, &cur.TPD, limit),
+		)
+		if err != nil {
+			return err
 		}
 		c.RateLimits.Models[name] = cur
 	}
 	return nil
 }
 
-// applyAutoFallback reads the original's top-level auto_fallback_enabled.
-func (c *Config) applyAutoFallback(v *bool, o origin) {
-	if v == nil {
-		return
+func limit(n int) (int, error) {
+	if n < 0 {
+		return n, errors.New("must not be negative (0 keeps the documented limit)")
 	}
-	c.RateLimits.NoAutoFallback = !*v
-	c.sources["auto_fallback_enabled"] = o("auto_fallback_enabled")
+	return n, nil
 }
 
 func setRateLimitsEnv(l *layer, v string) error {

@@ -58,48 +58,42 @@ func (c *Config) applySandbox(s *sandboxLayer, o origin) error {
 			"[sandbox] is not read from a project file, which the repository's authors control",
 			"move it to your global config ("+filepath.Join("~", ".config", appDirName, "config.toml")+")")
 	}
-	rec := func(key string) { c.sources["sandbox."+key] = o("sandbox." + key) }
-	if s.Mode != nil {
-		m := strings.ToLower(strings.TrimSpace(*s.Mode))
-		if m != "" && m != "on" && m != "off" && m != "read-only" && m != "workspace-write" {
-			return fieldError(o, "sandbox.mode", "sandbox.mode", fmt.Sprintf("invalid sandbox mode %q", *s.Mode), "want \"on\" or \"off\"")
-		}
-		if m == "on" || m == "read-only" || m == "workspace-write" {
-			m = ""
-		}
-		c.Sandbox.Mode = m
-		rec("mode")
+	return c.runSteps(o,
+		key("sandbox.mode", s.Mode, &c.Sandbox.Mode, sandboxMode),
+		key("sandbox.backend", s.Backend, &c.Sandbox.Backend, sandboxBackend),
+		key("sandbox.network", s.Network, &c.Sandbox.Network, sandboxNetwork),
+		key("sandbox.writable", s.Writable, &c.Sandbox.Writable, keep),
+		key("sandbox.deny_read", s.DenyRead, &c.Sandbox.DenyRead, keep),
+		key("sandbox.env_passthrough", s.EnvPassthrough, &c.Sandbox.EnvPassthrough, keep),
+	)
+}
+
+// sandboxMode reads mode: "off", or one of the spellings of on (stored as "").
+func sandboxMode(v string) (string, error) {
+	switch m := strings.ToLower(strings.TrimSpace(v)); m {
+	case "off", "":
+		return m, nil
+	case "on", "read-only", "workspace-write":
+		return "", nil
 	}
-	if s.Backend != nil {
-		b := strings.ToLower(*s.Backend)
-		if b != "" && b != "auto" && b != "landlock" && b != "bubblewrap" && b != "seatbelt" {
-			return fieldError(o, "sandbox.backend", "sandbox.backend", fmt.Sprintf("invalid sandbox backend %q", *s.Backend), "want auto, landlock, bubblewrap or seatbelt")
-		}
-		if b == "auto" {
-			b = ""
-		}
-		c.Sandbox.Backend = b
-		rec("backend")
+	return "", hinted{fmt.Sprintf("invalid sandbox mode %q", v), "want \"on\" or \"off\""}
+}
+
+// sandboxBackend reads backend; auto is stored as "".
+func sandboxBackend(v string) (string, error) {
+	switch b := strings.ToLower(v); b {
+	case "", "landlock", "bubblewrap", "seatbelt":
+		return b, nil
+	case "auto":
+		return "", nil
 	}
-	if s.Network != nil {
-		n := strings.ToLower(*s.Network)
-		if n != "" && n != "auto" && n != "on" && n != "off" {
-			return fieldError(o, "sandbox.network", "sandbox.network", fmt.Sprintf("invalid sandbox network %q", *s.Network), "want auto, on or off")
-		}
-		c.Sandbox.Network = n
-		rec("network")
+	return "", hinted{fmt.Sprintf("invalid sandbox backend %q", v), "want auto, landlock, bubblewrap or seatbelt"}
+}
+
+func sandboxNetwork(v string) (string, error) {
+	switch n := strings.ToLower(v); n {
+	case "", "auto", "on", "off":
+		return n, nil
 	}
-	if s.Writable != nil {
-		c.Sandbox.Writable = *s.Writable
-		rec("writable")
-	}
-	if s.DenyRead != nil {
-		c.Sandbox.DenyRead = *s.DenyRead
-		rec("deny_read")
-	}
-	if s.EnvPassthrough != nil {
-		c.Sandbox.EnvPassthrough = *s.EnvPassthrough
-		rec("env_passthrough")
-	}
-	return nil
+	return "", hinted{fmt.Sprintf("invalid sandbox network %q", v), "want auto, on or off"}
 }

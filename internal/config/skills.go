@@ -3,7 +3,6 @@ package config
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 )
 
@@ -24,31 +23,18 @@ type skillsLayer struct {
 }
 
 func (c *Config) applySkills(l *skillsLayer, o origin) error {
-	rec := func(raw string) { c.sources[raw] = o(raw) }
-	if l.Paths != nil {
-		src := o("skills.paths")
-		var paths []string
-		for _, p := range *l.Paths {
-			paths = append(paths, resolveSkillPath(p, src))
-		}
-		c.Skills.Paths = paths
-		rec("skills.paths")
-	}
-	if l.Enabled != nil {
-		if err := checkPatterns(*l.Enabled, o, "skills.enabled"); err != nil {
-			return err
-		}
-		c.Skills.Enabled = slices.Clone(*l.Enabled)
-		rec("skills.enabled")
-	}
-	if l.Disabled != nil {
-		if err := checkPatterns(*l.Disabled, o, "skills.disabled"); err != nil {
-			return err
-		}
-		c.Skills.Disabled = slices.Clone(*l.Disabled)
-		rec("skills.disabled")
-	}
-	return nil
+	src := o("skills.paths")
+	return c.runSteps(o,
+		key("skills.paths", l.Paths, &c.Skills.Paths, func(ps []string) ([]string, error) {
+			var paths []string
+			for _, p := range ps {
+				paths = append(paths, resolveSkillPath(p, src))
+			}
+			return paths, nil
+		}),
+		key("skills.enabled", l.Enabled, &c.Skills.Enabled, toolPatterns),
+		key("skills.disabled", l.Disabled, &c.Skills.Disabled, toolPatterns),
+	)
 }
 
 // resolveSkillPath expands ~/ and makes a path written in a file relative to it.

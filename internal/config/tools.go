@@ -110,13 +110,13 @@ func commandPrefixes(v any) ([]string, error) {
 	return out, nil
 }
 
-// checkPatterns validates tool name patterns (exact, glob or re:) at load, so a bad
+// toolPatterns checks tool name patterns (exact, glob or re:) at load, so a bad
 // regular expression is reported where it is written, not when the tool list is built.
-func checkPatterns(ps []string, o origin, key string) error {
+func toolPatterns(ps []string) ([]string, error) {
 	for _, p := range ps {
 		if _, err := tool.ParseNamePattern(p); err != nil {
-			return fieldError(o, key, key, err.Error(), "")
+			return nil, err
 		}
 	}
-	return nil
+	return slices.Clone(ps), nil
 }

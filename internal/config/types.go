@@ -55,8 +55,11 @@ type Provider struct {
 	// Timeout is the longest the server may stay silent, before its answer starts or
 	// between two streamed chunks; zero means the client's default (5 minutes).
 	Timeout time.Duration
-	// Project and Location select Vertex AI for a provider of kind vertex; empty,
-	// the Gemini API is used with the key in APIKeyEnv.
+	// Project and Location select Vertex AI for a provider of kind vertex, where
+	// APIKeyEnv, when set, names a variable holding an OAuth access token (such as
+	// the output of `gcloud auth print-access-token`) and, when empty, Application
+	// Default Credentials are used; without a project the Gemini API is used, with
+	// the key in APIKeyEnv.
 	Project, Location string
 }
 
