@@ -57,6 +57,9 @@ func OpenLive(root, dbPath string, opts Options) (*Live, error) {
 	if err != nil {
 		return nil, err
 	}
+	if dbPath, err = filepath.Abs(dbPath); err != nil {
+		return nil, err
+	}
 	info, err := os.Stat(dbPath)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -70,12 +73,7 @@ func OpenLive(root, dbPath string, opts Options) (*Live, error) {
 	}
 	opts.Rebuild, opts.Progress = false, nil
 	l := &Live{root: root, dbPath: dbPath, opts: opts, st: st, dbFile: info}
-	own, err := filepath.Abs(filepath.Dir(dbPath))
-	if err != nil {
-		st.Close()
-		return nil, err
-	}
-	l.w, l.watchErr = newWatcher(root, own)
+	l.w, l.watchErr = newWatcher(root, filepath.Dir(dbPath))
 	return l, nil
 }
 
@@ -142,10 +140,13 @@ func (l *Live) currentHead(ctx context.Context) string {
 
 // changes asks the watcher what changed; all when it cannot say.
 func (l *Live) changes() (dirs []string, all bool) {
-	if l.w == nil {
+	if l.w == nil || l.w.broken() {
 		return nil, true
 	}
 	if !l.w.settle() {
+		// A watcher that does not hear its own barrier cannot vouch for anything,
+		// and waiting for it on every question would cost settleTimeout each.
+		l.w.fail(errors.New("the watcher did not hear its own change to " + l.w.barrier + " (are notifications supported on this file system?); the tree is rescanned on every question instead"))
 		l.w.take()
 		return nil, true
 	}
@@ -192,6 +193,13 @@ func (l *Live) reopenIfReplaced() error {
 	}
 	l.st.Close()
 	l.st, l.dbFile, l.synced = st, info, false
+	// The index's folder may have been made anew, barrier file included: a new
+	// watcher, and a full scan to give it its directories.
+	if l.w != nil {
+		l.w.close()
+	}
+	l.w, l.watchErr = newWatcher(l.root, filepath.Dir(l.dbPath))
+	l.scan = nil
 	return nil
 }
 

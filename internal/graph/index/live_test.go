@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 	"testing"
 
 	"github.com/fsnotify/fsnotify"
@@ -237,5 +238,57 @@ func TestLiveOutsideGitStartsNoProcess(t *testing.T) {
 	}
 	if b, err := os.ReadFile(calls); err == nil {
 		t.Fatalf("syncs outside a git repository started git: %q", b)
+	}
+}
+
+func TestLiveStopsWaitingForAWatcherThatHearsNothing(t *testing.T) {
+	t.Parallel()
+	root := writeTree(t, map[string]string{"a/one.py": "def one\n"})
+	l := openLive(t, root, Options{Extract: defExtractor})
+	hasNode(t, l, "one")
+	// A barrier in a folder nobody watches: as on a file system without notifications.
+	l.w.barrier = filepath.Join(t.TempDir(), "barrier")
+	if err := os.WriteFile(l.w.barrier, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write(t, root, "a/one.py", "def one\ndef two\n")
+	if !hasNode(t, l, "two") {
+		t.Fatal("an edit was lost when the watcher went deaf")
+	}
+	start := time.Now()
+	write(t, root, "a/one.py", "def one\ndef two\ndef three\n")
+	if !hasNode(t, l, "three") {
+		t.Fatal("an edit was lost after the watcher was given up")
+	}
+	if d := time.Since(start); d >= settleTimeout {
+		t.Fatalf("a sync after the watcher was given up took %v: it waited for it again", d)
+	}
+	if s := l.Stats(); s.Watching || !strings.Contains(s.WatchError, "did not hear") {
+		t.Fatalf("stats = %+v, want not watching and why", s)
+	}
+}
+
+func TestLiveRewatchesAnIndexFolderMadeAnew(t *testing.T) {
+	t.Parallel()
+	root := writeTree(t, map[string]string{"a/one.py": "def one\n"})
+	l := openLive(t, root, Options{Extract: defExtractor})
+	hasNode(t, l, "one")
+	// The whole index folder removed (barrier included), then an index built again.
+	if err := os.RemoveAll(filepath.Dir(l.dbPath)); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(l.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	hasNode(t, l, "one")
+	full := l.Stats().FullScans
+	write(t, root, "a/one.py", "def one\ndef two\n")
+	if !hasNode(t, l, "two") {
+		t.Fatal("an edit after the index folder was made anew was not seen")
+	}
+	if s := l.Stats(); !s.Watching || s.FullScans != full {
+		t.Fatalf("stats = %+v: the new folder is not watched (full scans %d before the edit)", s, full)
 	}
 }
