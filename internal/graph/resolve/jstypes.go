@@ -30,12 +30,18 @@ func (v *view) jsMember(l lookup, name string, d *deps, depth int) lookup {
 	if u, ok := v.unionMember(l, name, d, depth); ok {
 		return u
 	}
+	if l.iterates != "" {
+		return v.elementParam(l, name, d, depth)
+	}
 	if i, j, ok := callbackParam(name); ok { // `f.(i,j)`: see the extractor's jsBinder.callback
 		t := tsCallbackParamType(l.node, i, j)
 		if t == "" {
 			return lookup{status: unknown, reason: "the callback parameters of " + l.node.Name + " are not typed"}
 		}
 		return v.jsPath(l.node.File, t, d, depth+1)
+	}
+	if it, ok := iterating(l, name); ok {
+		return it
 	}
 	t := tsDeclaredType(l.node)
 	var typ lookup
@@ -106,7 +112,11 @@ func (v *view) jsPath(file, path string, d *deps, depth int) lookup {
 // annotation (`private client: Client`), a function's or method's return type
 // (`build(…): Query<T>`), `this` for a fluent method; "" when it names none
 // (no annotation, a union, an array, a built-in).
-func tsDeclaredType(n graph.Node) string {
+func tsDeclaredType(n graph.Node) string { return tsTypePath(tsAnnotation(n)) }
+
+// tsAnnotation is the type n's signature writes, as written: a field's or
+// variable's annotation, a function's or method's return type; "" for none.
+func tsAnnotation(n graph.Node) string {
 	sig, at := n.Signature, nameEnd(n.Signature, n.Name)
 	if at < 0 {
 		return ""
@@ -138,7 +148,7 @@ func tsDeclaredType(n graph.Node) string {
 		return ""
 	}
 	t, _, _ = strings.Cut(t, "=>") // `f = (x): T =>`
-	return tsTypePath(t)
+	return t
 }
 
 // callbackParam reads the selector `(i,j)`: parameter j of the function passed

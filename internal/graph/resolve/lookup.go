@@ -116,6 +116,9 @@ type lookup struct {
 	// attr, when set, names the attribute whose type node is (see
 	// attributeType): a receiver, not a definition the name stands for.
 	attr string
+	// iterates, when set, is a built-in container's iteration method called
+	// on node, a field or variable holding the container (see iterating).
+	iterates string
 }
 
 func (l lookup) isNode() bool { return l.status == found && l.node.QName != "" }
@@ -301,6 +304,8 @@ func (v *view) resolveName(file, src, name string, c kindClass, d *deps) outcome
 			switch {
 			case l.isNode() && l.attr != "":
 				return attrOutcome(l)
+			case l.isNode() && l.iterates != "":
+				return outcome{reason: l.iterates + " of the built-in container " + l.node.Name + " holds"}
 			case l.isNode() && l.union:
 				return unionOutcome(l)
 			case l.isNode():
