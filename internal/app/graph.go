@@ -35,7 +35,7 @@ func newGraphCmd() *cobra.Command {
 	var repo string
 	cmd.PersistentFlags().StringVar(&repo, "repo", "", "the repository (default: the enclosing git repository, or the current directory)")
 	cmd.AddCommand(newGraphIndexCmd(), newGraphQueryCmd(&repo), newGraphSQLCmd(&repo), newGraphSchemaCmd(), newGraphStatsCmd(&repo), newGraphStatusCmd(&repo), newGraphChangesCmd(&repo), newGraphCoChangeCmd(&repo), newGraphEntryPointsCmd(&repo), newGraphCommunitiesCmd(&repo), newGraphMCPCmd(&repo),
-		newGraphExportCmd(&repo), newGraphImportCmd(&repo))
+		newGraphExportCmd(&repo), newGraphImportCmd(&repo), newGraphUICmd(&repo))
 	return cmd
 }
 
