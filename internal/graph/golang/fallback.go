@@ -93,10 +93,11 @@ func (m *modulePaths) dirPath(dir string) string {
 }
 
 // qualify renames the file-scoped names of one file's facts to pkg's. A
-// definition nested in a function (a local type) has no name of its own in
-// the type-checked graph: it is dropped and what it did is its function's.
+// definition nested in a function or a value (a local type) has no name of its
+// own in the type-checked graph: it is dropped and what it did is its
+// enclosing definition's.
 func qualify(ff *graph.FileFacts, rel, pkg string, src []byte) {
-	q := &qualifier{rel: rel, pkg: pkg, names: map[string]string{}, kinds: map[string]graph.NodeKind{}}
+	q := &qualifier{rel: rel, pkg: pkg, kinds: map[string]graph.NodeKind{}}
 	for _, n := range ff.Nodes {
 		q.kinds[n.QName] = n.Kind
 	}
@@ -154,10 +155,10 @@ func qualify(ff *graph.FileFacts, rel, pkg string, src []byte) {
 	}
 }
 
+// qualifier renames one file's names.
 type qualifier struct {
 	rel, pkg string
-	names    map[string]string
-	kinds    map[string]graph.NodeKind
+	kinds    map[string]graph.NodeKind // the file's definitions, by file-scoped name
 	inits    []span
 }
 
@@ -165,7 +166,8 @@ type qualifier struct {
 type span struct{ from, to int }
 
 // name is the type-checked name of a file-scoped name of this file, false when
-// it names a definition nested in a function. Other names pass unchanged.
+// it names a definition the type checker has no node for: one nested in a
+// function or a value, or a blank one. Other names pass unchanged.
 func (q *qualifier) name(name string, line int) (string, bool) {
 	rest, ok := strings.CutPrefix(name, q.rel+"::")
 	if !ok {
