@@ -147,6 +147,11 @@ func (s *Server) Authorize(next http.Handler) http.Handler {
 	})
 }
 
+// CancelHandler is DELETE /run/{id} without the bearer check, for a surface that
+// authenticates its users itself (the web console): it reads the id from the
+// request's path value "id".
+func (s *Server) CancelHandler() http.Handler { return http.HandlerFunc(s.deleteRun) }
+
 // Registry is the Prometheus registry behind /metrics, where mounted surfaces may
 // add their own metrics.
 func (s *Server) Registry() *prom.Registry { return s.metrics.reg }

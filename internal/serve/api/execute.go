@@ -100,8 +100,10 @@ func (s *Server) attempts(run *activeRun, j *job) *answer {
 	cancel()
 
 	backend := s.opts.Backend
+	events := s.newEventLog(run.id)
+	defer events.flush()
 	if j.schema == nil {
-		res, err := s.opts.Runner.Run(run.ctx, backend, j.req, nil)
+		res, err := s.opts.Runner.Run(run.ctx, backend, j.req, events.forAttempt(0))
 		o := &structured.Outcome{Attempts: []structured.Attempt{{Usage: res.Usage, ExitCode: res.ExitCode, Result: res}}, Usage: res.Usage}
 		return s.plainAnswer(run.ctx, j, o, err)
 	}
@@ -111,7 +113,7 @@ func (s *Server) attempts(run *activeRun, j *job) *answer {
 		if t.Index > 0 {
 			req.Continue, req.Resume = false, t.Resume
 		}
-		return s.opts.Runner.Run(ctx, backend, req, nil)
+		return s.opts.Runner.Run(ctx, backend, req, events.forAttempt(t.Index))
 	}
 	o, err := structured.Run(run.ctx, j.req.Prompt, j.schema, attempt, structured.Options{})
 	return s.structuredAnswer(run.ctx, j, o, err)
