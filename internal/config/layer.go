@@ -1,10 +1,5 @@
 package config
 
-import (
-	"fmt"
-	"time"
-)
-
 // layer is one file (or the defaults, the environment, the flags) in the config file
 // schema. Pointers and pointers to slices tell "not set here" from "set to zero", which
 // merging needs: a layer overrides only what it sets.
@@ -90,17 +85,4 @@ type webSearchLayer struct {
 type bashLayer struct {
 	Timeout        *string `toml:"timeout"`
 	MaxOutputBytes *int    `toml:"max_output_bytes"`
-}
-
-// parseDuration reads a Go duration string ("90s", "5m"). Durations are strings in
-// the file so that a bare number is a type error rather than a guess at its unit.
-func parseDuration(v string) (time.Duration, error) {
-	d, err := time.ParseDuration(v)
-	if err != nil {
-		return 0, fmt.Errorf("invalid duration %q: write it like \"90s\" or \"5m\"", v)
-	}
-	if d <= 0 {
-		return 0, fmt.Errorf("invalid duration %q: must be positive", v)
-	}
-	return d, nil
 }

@@ -2,8 +2,11 @@ package config
 
 import (
 	"errors"
+	"fmt"
+	"github.com/etalab-ia/albert-code/internal/quantity"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/etalab-ia/albert-code/internal/config/tomlfile"
 )
@@ -103,6 +106,19 @@ func fractionCheck(zeroOK bool) func(float64) (float64, error) {
 		}
 		return v, errors.New("must be a fraction between 0 and 1, got " + strconv.FormatFloat(v, 'g', -1, 64))
 	}
+}
+
+// parseDuration reads a Go duration string ("90s", "5m"). Durations are strings in
+// the file so that a bare number is a type error rather than a guess at its unit.
+func parseDuration(v string) (time.Duration, error) {
+	d, err := quantity.ParseDuration(v, false)
+	switch {
+	case errors.Is(err, quantity.ErrNotPositive):
+		return 0, fmt.Errorf("invalid duration %q: must be positive", v)
+	case err != nil:
+		return 0, fmt.Errorf("invalid duration %q: write it like \"90s\" or \"5m\"", v)
+	}
+	return d, nil
 }
 
 // oneOf accepts one of choices; describe words the refusal, and the nearest choice is

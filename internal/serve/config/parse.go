@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/etalab-ia/albert-code/internal/quantity"
 )
 
 func errorf(format string, a ...any) error { return fmt.Errorf(format, a...) }
@@ -37,17 +39,12 @@ func parsePort(v string, dst *int) error {
 // parseDuration takes a Go duration ("30m", "1h30m") or a number of seconds, as
 // the original's timeoutSeconds.
 func parseDuration(v string, dst *time.Duration) error {
-	v = strings.TrimSpace(v)
-	d, err := time.ParseDuration(v)
-	if err != nil {
-		n, nerr := strconv.ParseInt(v, 10, 64)
-		if nerr != nil || n > int64(1<<63-1)/int64(time.Second) {
-			return errors.New("not a duration: want one such as 90s, 30m or 6h, or a number of seconds")
-		}
-		d = time.Duration(n) * time.Second
-	}
-	if d <= 0 {
+	d, err := quantity.ParseDuration(strings.TrimSpace(v), true)
+	switch {
+	case errors.Is(err, quantity.ErrNotPositive):
 		return errors.New("must be more than zero")
+	case err != nil:
+		return errors.New("not a duration: want one such as 90s, 30m or 6h, or a number of seconds")
 	}
 	*dst = d
 	return nil
@@ -62,27 +59,13 @@ func parseCount(v string, dst *int) error {
 	return nil
 }
 
-// sizeUnits are the suffixes parseSize takes, longest first so "MiB" is not read as "B".
-var sizeUnits = []struct {
-	suffix string
-	bytes  int64
-}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"B", 1}}
-
 // parseSize reads a byte count: a number of bytes, or one with KiB, MiB or GiB.
 func parseSize(v string, dst *int64) error {
-	v = strings.TrimSpace(v)
-	unit := int64(1)
-	for _, u := range sizeUnits {
-		if strings.HasSuffix(v, u.suffix) {
-			v, unit = strings.TrimSpace(strings.TrimSuffix(v, u.suffix)), u.bytes
-			break
-		}
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n <= 0 || n > (1<<62)/unit {
+	n, err := quantity.ParseSize(v, false)
+	if err != nil {
 		return errors.New("not a size: want a number of bytes, or one such as 512KiB, 10MiB or 1GiB")
 	}
-	*dst = n * unit
+	*dst = n
 	return nil
 }
 

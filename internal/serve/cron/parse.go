@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/etalab-ia/albert-code/internal/quantity"
 )
 
 // settings are the keys read from a mapping, the root's or a job's; nil means
@@ -338,15 +340,12 @@ func timeout(n *yaml.Node, s *settings) error {
 	if n.Kind != yaml.ScalarNode || (n.Tag != "!!int" && n.Tag != "!!str") {
 		return bad
 	}
-	d, err := time.ParseDuration(n.Value)
-	if secs, err2 := strconv.ParseInt(n.Value, 10, 64); err2 == nil {
-		d, err = time.Duration(secs)*time.Second, nil
-	}
-	if err != nil {
-		return bad
-	}
-	if d <= 0 {
+	d, err := quantity.ParseDuration(n.Value, true)
+	switch {
+	case errors.Is(err, quantity.ErrNotPositive):
 		return fmt.Errorf("want a positive duration, got %s", n.Value)
+	case err != nil:
+		return bad
 	}
 	s.timeout = &d
 	return nil

@@ -2,8 +2,9 @@ package telegram
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
+
+	"github.com/etalab-ia/albert-code/internal/quantity"
 )
 
 // Busy policies: what a message gets while its chat's run is going.
@@ -115,21 +116,9 @@ func (ps Problems) Error() string {
 // parseSize reads a byte count: a number, or one with a unit (KiB, MiB, GiB,
 // and the MB-style spellings taken as the same powers of two).
 func parseSize(v string) (int64, error) {
-	s := strings.TrimSpace(v)
-	units := []struct {
-		suffix string
-		mult   int64
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"GB", 1 << 30}, {"MB", 1 << 20}, {"KB", 1 << 10}, {"B", 1}}
-	mult := int64(1)
-	for _, u := range units {
-		if strings.HasSuffix(s, u.suffix) {
-			s, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mult
-			break
-		}
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 || n > (1<<62)/mult {
+	n, err := quantity.ParseSize(v, true)
+	if err != nil {
 		return 0, fmt.Errorf("want a size such as 20MiB or 52428800, got %q", v)
 	}
-	return n * mult, nil
+	return n, nil
 }
