@@ -13,8 +13,6 @@
   const style = [
     { selector: "node", style: { "label": "data(label)", "font-size": 9, "background-color": "data(colour)",
       "width": "data(size)", "height": "data(size)", "text-valign": "bottom", "color": "#1d2330", "min-zoomed-font-size": 7 } },
-    { selector: "node:parent", style: { "background-opacity": 0.08, "border-color": "data(colour)", "border-width": 1,
-      "text-valign": "top", "font-size": 11, "font-weight": "bold", "color": "data(colour)" } },
     { selector: "edge", style: { "width": "data(width)", "line-color": "#b8c0d0", "target-arrow-color": "#b8c0d0",
       "target-arrow-shape": "triangle", "curve-style": "bezier", "arrow-scale": 0.6, "opacity": 0.7 } },
     { selector: "edge.implements", style: { "line-style": "dashed", "line-color": "#9c755f", "target-arrow-color": "#9c755f" } },
@@ -58,8 +56,9 @@
   function draw(elements, layout, onTap) {
     if (state.cy) state.cy.destroy();
     const started = performance.now();
-    const cy = cytoscape({ container: $("graph"), elements, style, wheelSensitivity: 0.3,
-      layout: Object.assign({ name: "cose", animate: false, randomize: false, nodeDimensionsIncludeLabels: false }, layout),
+    const cy = cytoscape({ container: $("graph"), elements, style, wheelSensitivity: 0.3, maxZoom: 2.5,
+      layout: Object.assign({ name: "cose", animate: false, randomize: true, nodeDimensionsIncludeLabels: true,
+        componentSpacing: 60, padding: 20 }, layout),
       textureOnViewport: elements.length > 3000, hideEdgesOnViewport: elements.length > 3000 });
     state.cy = cy;
     cy.on("tap", "node", (ev) => onTap(ev.target));
@@ -71,14 +70,16 @@
     highlightChanges();
   }
 
-  async function showMap() {
-    state.view = "map";
-    document.body.dataset.state = "map";
+  // showMap draws the communities, one node each sized by its members, linked by
+  // the calls between them; with symbols (small graphs only), every symbol,
+  // coloured by its community.
+  async function showMap(symbols) {
+    state.view = symbols ? "symbols" : "map";
+    document.body.dataset.state = state.view;
     const ov = await getJSON("api/map");
     const els = [];
-    if (ov.mode === "symbols") {
-      for (const c of ov.communities) els.push({ data: { id: "c" + c.id, label: c.name, colour: colour(c.id), size: 20, community: c.id } });
-      for (const m of ov.members) els.push({ data: { id: "s:" + m.qualified_name, parent: "c" + m.community, label: m.label,
+    if (symbols && ov.mode === "symbols") {
+      for (const m of ov.members) els.push({ data: { id: "s:" + m.qualified_name, label: m.label,
         colour: colour(m.community), size: 12, qname: m.qualified_name, community: m.community } });
       ov.calls.forEach((c, i) => els.push({ data: { id: "e" + i, source: "s:" + c.from, target: "s:" + c.to, width: 1 } }));
     } else {
@@ -88,19 +89,28 @@
     }
     note(ov.note || (ov.symbols + " symbols in " + ov.community_count + " communities"));
     const detail = $("detail");
-    detail.replaceChildren(el("h2", ov.community_count + " communities"),
+    detail.replaceChildren();
+    if (ov.mode === "symbols") {
+      const toggle = el("a", symbols ? "Show the communities" : "Show every symbol");
+      toggle.id = "toggle-symbols";
+      toggle.href = symbols ? "#" : "#symbols";
+      detail.append(el("p"));
+      detail.lastChild.append(toggle);
+    }
+    detail.append(el("h2", ov.community_count + " communities"),
       el("p", "Communities are a heuristic partition (" + ov.certainty + "): " + ov.why, "kind"));
     const list = el("ol");
     for (const c of ov.communities.slice(0, 50)) {
       const li = el("li");
       const b = el("button", c.name, "link");
       b.type = "button";
+      b.style.color = colour(c.id);
       b.addEventListener("click", () => { location.hash = "community=" + c.id; });
       li.append(b, el("span", " " + c.size + " members", "kind"));
       list.append(li);
     }
     detail.append(list);
-    draw(els, { nodeRepulsion: () => 8000 }, (n) => {
+    draw(els, {}, (n) => {
       if (n.data("qname")) location.hash = "symbol=" + encodeURIComponent(n.data("qname"));
       else location.hash = "community=" + n.data("community");
     });
@@ -212,7 +222,7 @@
     try {
       if (h.startsWith("symbol=")) await showSymbol(h.slice(7));
       else if (h.startsWith("community=")) await showCommunity(h.slice(10));
-      else await showMap();
+      else await showMap(h === "symbols");
     } catch (err) {
       document.body.dataset.state = "error";
       note(err.message, true);
