@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -40,7 +41,7 @@ func (a *AlbertCode) Validate(req *Request) error {
 }
 
 func (a *AlbertCode) BuildArgv(req *Request) ([]string, error) {
-	argv := []string{orDefault(a.Binary, "albert-code"), "-p", "--output", "stream-json",
+	argv := []string{cmp.Or(a.Binary, "albert-code"), "-p", "--output", "stream-json",
 		"--trust", "--agent", "auto-approve"}
 	if req.Model != "" {
 		argv = append(argv, "--model", req.Model)

@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -69,7 +70,7 @@ func (c *Claude) Env(req *Request, base []string) []string {
 }
 
 func (c *Claude) BuildArgv(req *Request) ([]string, error) {
-	argv := []string{orDefault(c.Binary, "claude"), "-p", "--output-format", "stream-json", "--verbose",
+	argv := []string{cmp.Or(c.Binary, "claude"), "-p", "--output-format", "stream-json", "--verbose",
 		"--permission-mode", "bypassPermissions"}
 	if req.Model != "" {
 		argv = append(argv, "--model", req.Model)
@@ -109,13 +110,6 @@ func (c *Claude) BuildArgv(req *Request) ([]string, error) {
 		argv = append(argv, "--tools", strings.Join(req.ToolsAllowlist, ","))
 	}
 	return append(argv, req.ExtraArgs...), nil
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // compactJSON returns raw without insignificant spaces, or raw itself if it is not JSON.

@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -143,7 +144,7 @@ func (r *claudeRecord) providerError() (string, ErrorKind) {
 	if !r.IsError || r.agentError() != "" {
 		return "", ""
 	}
-	msg := orDefault(strings.TrimSpace(r.Result), r.Subtype)
+	msg := cmp.Or(strings.TrimSpace(r.Result), r.Subtype)
 	if r.APIErrorStatus == nil {
 		return msg, ""
 	}

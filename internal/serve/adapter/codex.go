@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -48,7 +49,7 @@ var codexNoTools = []string{
 }
 
 func (c *Codex) BuildArgv(req *Request) ([]string, error) {
-	argv := []string{orDefault(c.Binary, "codex"), "exec"}
+	argv := []string{cmp.Or(c.Binary, "codex"), "exec"}
 	switch {
 	case req.Resume != "":
 		argv = append(argv, "resume", req.Resume)

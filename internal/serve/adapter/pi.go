@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"cmp"
 	"encoding/json"
 	"os"
 	"slices"
@@ -28,7 +29,7 @@ const schemaDirective = "Your final answer must be a single JSON document that c
 	"Write nothing else: no prose, no Markdown code fences.\n\nSchema:\n"
 
 func (p *Pi) BuildArgv(req *Request) ([]string, error) {
-	argv := []string{orDefault(p.Binary, "pi"), "-p", "--mode", "json"}
+	argv := []string{cmp.Or(p.Binary, "pi"), "-p", "--mode", "json"}
 	for _, f := range []struct{ flag, value string }{
 		{"--model", req.Model}, {"--thinking", req.Thinking},
 		{"--system-prompt", req.SystemPrompt}, {"--append-system-prompt", req.AppendSystemPrompt},

@@ -1,6 +1,7 @@
 package native
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"time"
@@ -25,9 +26,9 @@ func (n *Native) Run(ctx context.Context, req *adapter.Request, emit func(adapte
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	total := time.AfterFunc(or(req.Timeout, n.opts.Timeout), func() { cancel(errTimeout) })
+	total := time.AfterFunc(cmp.Or(req.Timeout, n.opts.Timeout), func() { cancel(errTimeout) })
 	defer total.Stop()
-	idleAfter := or(req.IdleTimeout, n.opts.IdleTimeout)
+	idleAfter := cmp.Or(req.IdleTimeout, n.opts.IdleTimeout)
 	idle := time.AfterFunc(idleAfter, func() { cancel(errIdle) })
 	defer idle.Stop()
 
@@ -59,11 +60,4 @@ func (n *Native) Run(ctx context.Context, req *adapter.Request, emit func(adapte
 		out.ProviderError, out.ErrorKind = res.Err.Error(), errs.kindOf(res.Err)
 	}
 	return out, nil
-}
-
-func or(d, def time.Duration) time.Duration {
-	if d > 0 {
-		return d
-	}
-	return def
 }

@@ -4,6 +4,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -125,7 +126,7 @@ func (r *Runner) runProcess(ctx context.Context, a adapter.Adapter, req adapter.
 	spec := supervisor.Spec{
 		Argv: argv, Dir: req.Workspace, Env: adapter.Env(a, &req, base), Stdin: adapter.Stdin(a, &req),
 		StdoutLimit: r.opts.StdoutLimit, StderrLimit: r.opts.StderrLimit,
-		Timeout: or(req.Timeout, r.opts.Timeout), IdleTimeout: or(req.IdleTimeout, r.opts.IdleTimeout),
+		Timeout: cmp.Or(req.Timeout, r.opts.Timeout), IdleTimeout: cmp.Or(req.IdleTimeout, r.opts.IdleTimeout),
 		Grace: r.opts.Grace,
 		OnStdoutLine: func(line []byte) {
 			rec.add(line)
@@ -207,13 +208,6 @@ func stopEvent(res adapter.Result) adapter.Event {
 		ev.ExitCode = intp(res.ExitCode)
 	}
 	return ev
-}
-
-func or(d, def time.Duration) time.Duration {
-	if d > 0 {
-		return d
-	}
-	return def
 }
 
 func intp(n int) *int { return &n }

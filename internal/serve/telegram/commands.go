@@ -1,6 +1,7 @@
 package telegram
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -138,11 +139,11 @@ func (b *Bot) describeConfig(chat int64) string {
 	cont := cfg.Continue == nil || *cfg.Continue
 	lines := []string{
 		fmt.Sprintf("chat %d:", chat),
-		"append_system_prompt: " + orDefault(clip(cfg.AppendSystemPrompt), "(none)") + origin(KeyAppendSystemPrompt),
+		"append_system_prompt: " + cmp.Or(clip(cfg.AppendSystemPrompt), "(none)") + origin(KeyAppendSystemPrompt),
 		fmt.Sprintf("continue: %t", cont),
-		"effort: " + orDefault(cfg.Effort, "(agent default)") + origin(KeyEffort),
-		"model: " + orDefault(cfg.Model, "(agent default)") + origin(KeyModel),
-		"system_prompt: " + orDefault(clip(cfg.SystemPrompt), "(agent default)") + origin(KeySystemPrompt),
+		"effort: " + cmp.Or(cfg.Effort, "(agent default)") + origin(KeyEffort),
+		"model: " + cmp.Or(cfg.Model, "(agent default)") + origin(KeyModel),
+		"system_prompt: " + cmp.Or(clip(cfg.SystemPrompt), "(agent default)") + origin(KeySystemPrompt),
 		"workspace: " + workspaceName(chat, cfg),
 	}
 	return strings.Join(lines, "\n")

@@ -1,6 +1,7 @@
 package telegram
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -33,7 +34,7 @@ func incomingFile(m *models.Message) (incoming, bool) {
 	switch {
 	case m.Document != nil:
 		d := m.Document
-		return incoming{FileID: d.FileID, Name: orDefault(d.FileName, "file_"+d.FileUniqueID), Size: d.FileSize, Kind: "document"}, true
+		return incoming{FileID: d.FileID, Name: cmp.Or(d.FileName, "file_"+d.FileUniqueID), Size: d.FileSize, Kind: "document"}, true
 	case len(m.Photo) > 0:
 		p := m.Photo[len(m.Photo)-1]
 		for _, s := range m.Photo {
@@ -44,19 +45,12 @@ func incomingFile(m *models.Message) (incoming, bool) {
 		return incoming{FileID: p.FileID, Name: "photo_" + p.FileUniqueID + ".jpg", Size: int64(p.FileSize), Kind: "photo"}, true
 	case m.Video != nil:
 		v := m.Video
-		return incoming{FileID: v.FileID, Name: orDefault(v.FileName, "video_"+v.FileUniqueID+".mp4"), Size: v.FileSize, Kind: "video"}, true
+		return incoming{FileID: v.FileID, Name: cmp.Or(v.FileName, "video_"+v.FileUniqueID+".mp4"), Size: v.FileSize, Kind: "video"}, true
 	case m.Voice != nil:
 		v := m.Voice
 		return incoming{FileID: v.FileID, Name: "voice_" + v.FileUniqueID + ".ogg", Size: v.FileSize, Kind: "voice note"}, true
 	}
 	return incoming{}, false
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // sanitizeName makes a user's file name safe to create in a workspace: the last

@@ -1,6 +1,7 @@
 package telegram
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -22,9 +23,9 @@ func messageKind(m *models.Message) string {
 	case m.Video != nil:
 		return "video"
 	case m.Document != nil:
-		return fmt.Sprintf("document (%s)", orDefault(m.Document.FileName, "no name"))
+		return fmt.Sprintf("document (%s)", cmp.Or(m.Document.FileName, "no name"))
 	case m.Sticker != nil:
-		return fmt.Sprintf("sticker (%s from set %s)", m.Sticker.Emoji, orDefault(m.Sticker.SetName, "none"))
+		return fmt.Sprintf("sticker (%s from set %s)", m.Sticker.Emoji, cmp.Or(m.Sticker.SetName, "none"))
 	case m.Voice != nil:
 		return "voice message"
 	case m.Audio != nil:
