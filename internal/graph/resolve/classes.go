@@ -116,8 +116,8 @@ func (v *view) inheritedPath(src string, path []string, lang *Language, d *deps)
 			return outcome{}, false
 		}
 	}
-	if !l.isNode() || l.attr != "" {
-		return outcome{}, false
+	if !l.isNode() || l.attr != "" || l.iterates != "" {
+		return outcome{}, false // a receiver, not a definition: no edge
 	}
 	return importOutcome(l.node.QName, false, confInherited), true
 }

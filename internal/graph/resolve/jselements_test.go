@@ -36,6 +36,14 @@ export function propagate(observable: IObservable) {
   })
 }
 
+export class Observers {
+  #observers: Array<IDerivation> = []
+
+  destroy(): void {
+    this.#observers.forEach((observer) => observer.onBecomeStale_())
+  }
+}
+
 export function each(o: IObservable) {
   o.list.filter((d) => d.onBecomeStale_())
   o.byName.forEach((d, key) => key.onBecomeStale_())
@@ -44,6 +52,9 @@ export function each(o: IObservable) {
 	})
 	expect(t, "propagate: d is an IDerivation",
 		edgeEnds(t, st, "src/observable.ts::propagate", graph.EdgeCalls),
+		"src/derivation.ts::IDerivation::onBecomeStale_ [import]")
+	expect(t, "Observers.destroy: this.#observers's element, and no edge to the field",
+		edgeEnds(t, st, "src/observable.ts::Observers::destroy", graph.EdgeCalls),
 		"src/derivation.ts::IDerivation::onBecomeStale_ [import]")
 	expect(t, "each: an array's element, a map's value (its key is a string)",
 		edgeEnds(t, st, "src/observable.ts::each", graph.EdgeCalls),

@@ -398,7 +398,10 @@ func (b *jsBinder) calleeType(f *sitter.Node) string {
 			recv = b.self[""]
 		case "member_expression":
 			if o := obj.ChildByFieldName("object"); o != nil && o.Kind() == "this" {
-				recv = b.self[fieldText(obj, "property", b.src)]
+				p := fieldText(obj, "property", b.src)
+				if recv = b.self[p]; (recv == "" || jsContainers[recv]) && b.self[""] != "" {
+					recv = b.self[""] + "." + p // the field itself: the pass reads its declaration
+				}
 			} else {
 				recv = b.calleeType(obj) // `x.a.b`: b of what a holds
 			}
@@ -413,6 +416,11 @@ func (b *jsBinder) calleeType(f *sitter.Node) string {
 	}
 	return ""
 }
+
+// jsContainers are the built-in containers whose element type the pass reads
+// off a field's declaration (internal/graph/resolve/jselements.go).
+var jsContainers = map[string]bool{"Array": true, "ReadonlyArray": true, "Set": true, "ReadonlySet": true,
+	"Map": true, "ReadonlyMap": true}
 
 func (b *jsBinder) isLocal(name string) bool {
 	for _, l := range b.locals {
