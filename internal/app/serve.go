@@ -30,6 +30,7 @@ import (
 	mcpserve "github.com/etalab-ia/albert-code/internal/serve/mcp"
 	"github.com/etalab-ia/albert-code/internal/serve/native"
 	"github.com/etalab-ia/albert-code/internal/serve/openai"
+	"github.com/etalab-ia/albert-code/internal/serve/problems"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
 	"github.com/etalab-ia/albert-code/internal/serve/runstore"
 	"github.com/etalab-ia/albert-code/internal/serve/workspace"
@@ -245,14 +246,14 @@ type listener struct {
 // loadServeConfig reads and checks the configuration and builds the backend it
 // names. Warnings go to stderr; problems, all of them, make a usage error.
 func loadServeConfig(src serveconfig.Source, stderr io.Writer) (serveconfig.Config, adapter.Backend, error) {
-	c, warnings, problems := serveconfig.Parse(src)
+	c, warnings, ps := serveconfig.Parse(src)
 	var backend adapter.Backend
 	var models []string
-	if !slices.ContainsFunc(problems, func(p serveconfig.Problem) bool { return p.Var == c.Source("ADAPTER") }) {
+	if !slices.ContainsFunc(ps, func(p problems.Problem) bool { return p.Where == c.Source("ADAPTER") }) {
 		var err error
 		backend, models, err = buildBackend(c)
 		if err != nil {
-			problems = append(problems, serveconfig.Problem{Var: c.Source("ADAPTER"), Message: err.Error()})
+			ps = append(ps, problems.Problem{Where: c.Source("ADAPTER"), Message: err.Error()})
 			// The adapter's problem is reported; its models are unknown, not missing.
 			models = []string{""}
 		}
@@ -262,12 +263,12 @@ func loadServeConfig(src serveconfig.Source, stderr io.Writer) (serveconfig.Conf
 		IsDir:         func(p string) bool { st, err := os.Stat(p); return err == nil && st.IsDir() },
 		AdapterModels: models,
 	}
-	problems = append(problems, c.Validate(sys, problems)...)
+	ps = append(ps, c.Validate(sys, ps)...)
 	for _, w := range warnings {
 		fmt.Fprintln(stderr, "albert-code: warning:", w)
 	}
-	if len(problems) > 0 {
-		return c, nil, usageError("%v", problems)
+	if len(ps) > 0 {
+		return c, nil, usageError("%v", serveconfig.Refusal(ps))
 	}
 	return c, backend, nil
 }

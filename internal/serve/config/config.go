@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/etalab-ia/albert-code/internal/serve/problems"
 )
 
 // Defaults, with their reasons.
@@ -138,25 +140,9 @@ func (c *Config) Enabled(m Mode) bool {
 	return false
 }
 
-// Problem is one thing wrong with the configuration: the variable or flag at fault
-// and what to do.
-type Problem struct {
-	Var     string
-	Message string
-}
-
-func (p Problem) String() string { return p.Var + ": " + p.Message }
-
-// Problems is every problem found at start-up; the server refuses to start.
-type Problems []Problem
-
-func (ps Problems) Error() string {
-	lines := make([]string, len(ps))
-	for i, p := range ps {
-		lines[i] = "  " + p.String()
-	}
-	return fmt.Sprintf("serve configuration has %d problem(s):\n%s", len(ps), strings.Join(lines, "\n"))
-}
+// Refusal is the error the server refuses to start with: every problem at once,
+// each naming the variable or flag at fault (its Where) and what to do.
+func Refusal(ps problems.List) error { return ps.Titled("serve configuration") }
 
 func parseAdapterSandbox(c *Config, v string) error {
 	switch v = strings.ToLower(strings.TrimSpace(v)); v {

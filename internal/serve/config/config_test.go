@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/etalab-ia/albert-code/internal/serve/problems"
 )
 
 // env is a fake environment.
@@ -149,7 +151,7 @@ func TestProblemsAreAllReportedAtOnce(t *testing.T) {
 		"ALBERT_CODE_ADAPTER": "codex", "ALBERT_CODE_WORKSPACE": "/nope", "ALBERT_CODE_SANDBOXED": "maybe",
 		"ALBERT_CODE_TIMEOUT": "soon", "ALBERT_CODE_IDLE_TIMEOUT": "-5s", "ALBERT_CODE_QUEUE_BOUND": "-1", "ALBERT_CODE_RESULT_RETENTION": "0",
 	}.source(), noPrograms)
-	var ps Problems
+	var ps problems.List
 	if !errors.As(err, &ps) {
 		t.Fatalf("err %v", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/etalab-ia/albert-code/internal/editdist"
+	"github.com/etalab-ia/albert-code/internal/serve/problems"
 )
 
 // Source is where Parse reads from.
@@ -28,13 +29,13 @@ func OS() Source { return Source{LookupEnv: os.LookupEnv, Environ: os.Environ()}
 // characters are beyond brute force over HTTP.
 const minTokenLength = 16
 
-// Parse reads the configuration. Values that cannot be read are Problems; the
+// Parse reads the configuration. Values that cannot be read are problems; the
 // returned warnings (an original name overridden by ours, a misspelt name, an API
 // without a token) let the server start.
-func Parse(src Source) (Config, []string, Problems) {
+func Parse(src Source) (Config, []string, problems.List) {
 	c := Config{origin: map[string]string{}}
 	var warnings []string
-	var problems Problems
+	var ps problems.List
 	for _, s := range Settings {
 		v, from, warn := lookup(s, src)
 		warnings = append(warnings, warn...)
@@ -50,7 +51,7 @@ func Parse(src Source) (Config, []string, Problems) {
 			if s.Secret {
 				shown = "the value"
 			}
-			problems = append(problems, Problem{Var: from, Message: shown + ": " + err.Error()})
+			ps = append(ps, problems.Problem{Where: from, Message: shown + ": " + err.Error()})
 		}
 	}
 	if c.MCP.Enabled && c.MCP.Port == 0 && !c.API.Enabled {
@@ -58,7 +59,7 @@ func Parse(src Source) (Config, []string, Problems) {
 	}
 	warnings = append(warnings, c.advice()...)
 	warnings = append(warnings, unknownNames(src.Environ)...)
-	return c, warnings, problems
+	return c, warnings, ps
 }
 
 // lookup finds a setting's value: its flag, else the first of its variable and

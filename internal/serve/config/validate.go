@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/problems"
 )
 
 // System is what Validate asks of the machine, so tests need none.
@@ -22,25 +23,25 @@ type System struct {
 
 // Load parses src and validates the result: every problem at once, or none.
 func Load(src Source, sys System) (Config, []string, error) {
-	c, warnings, problems := Parse(src)
-	problems = append(problems, c.Validate(sys, problems)...)
-	if len(problems) > 0 {
-		return c, warnings, problems
+	c, warnings, ps := Parse(src)
+	ps = append(ps, c.Validate(sys, ps)...)
+	if len(ps) > 0 {
+		return c, warnings, Refusal(ps)
 	}
 	return c, warnings, nil
 }
 
 // Validate checks that every mode switched on can work. Settings already in
 // unreadable (a Parse problem) are not checked again.
-func (c *Config) Validate(sys System, unreadable Problems) Problems {
+func (c *Config) Validate(sys System, unreadable problems.List) problems.List {
 	bad := map[string]bool{}
 	for _, p := range unreadable {
-		bad[p.Var] = true
+		bad[p.Where] = true
 	}
 	ok := func(suffix string) bool { return !bad[c.Source(suffix)] }
-	var ps Problems
+	var ps problems.List
 	add := func(suffix, format string, a ...any) {
-		ps = append(ps, Problem{Var: c.Source(suffix), Message: fmt.Sprintf(format, a...)})
+		ps = append(ps, problems.Problem{Where: c.Source(suffix), Message: fmt.Sprintf(format, a...)})
 	}
 	on := false
 	for _, m := range Modes {
@@ -78,8 +79,8 @@ func (c *Config) Validate(sys System, unreadable Problems) Problems {
 
 // checkAdapter checks that the adapter is known and its program installed. An
 // adapter file is read, and its own program checked, when the adapter is loaded.
-func (c *Config) checkAdapter(sys System) Problems {
-	var ps Problems
+func (c *Config) checkAdapter(sys System) problems.List {
+	var ps problems.List
 	name := c.Adapter
 	isFile := strings.HasSuffix(name, ".toml") || strings.ContainsRune(name, filepath.Separator)
 	builtin := slices.Contains(adapter.BuiltinNames(), name)
@@ -87,7 +88,7 @@ func (c *Config) checkAdapter(sys System) Problems {
 	case name == DefaultAdapter || isFile:
 		return nil
 	case !builtin:
-		return Problems{{Var: c.Source("ADAPTER"), Message: fmt.Sprintf("%q is not an adapter: want %s, %s, or the path of a .toml adapter file",
+		return problems.List{{Where: c.Source("ADAPTER"), Message: fmt.Sprintf("%q is not an adapter: want %s, %s, or the path of a .toml adapter file",
 			name, DefaultAdapter, strings.Join(adapter.BuiltinNames(), ", "))}}
 	}
 	binary, from := name, c.Source("ADAPTER")
@@ -96,7 +97,7 @@ func (c *Config) checkAdapter(sys System) Problems {
 	}
 	if sys.LookPath != nil {
 		if _, err := sys.LookPath(binary); err != nil {
-			ps = append(ps, Problem{Var: from, Message: fmt.Sprintf("the %s adapter runs %q, which is not found (%v): install it, or set ALBERT_CODE_AGENT_BINARY to its path",
+			ps = append(ps, problems.Problem{Where: from, Message: fmt.Sprintf("the %s adapter runs %q, which is not found (%v): install it, or set ALBERT_CODE_AGENT_BINARY to its path",
 				name, binary, err)})
 		}
 	}
