@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/etalab-ia/albert-code/internal/serve/problems"
 )
 
 // FuzzParseSettings reads any bot file: it never panics, a file it accepts serves
@@ -27,12 +29,12 @@ func FuzzParseSettings(f *testing.F) {
 			}
 			return
 		}
-		var problems Problems
-		if !errors.As(err, &problems) || len(problems) == 0 {
+		var ps problems.List
+		if !errors.As(err, &ps) || len(ps) == 0 {
 			t.Fatalf("error %v (%T) is not a list of problems", err, err)
 		}
-		for _, p := range problems {
-			if p.File != "bot.yml" || p.Message == "" {
+		for _, p := range ps {
+			if p.Where != "bot.yml" || p.Message == "" {
 				t.Fatalf("problem %+v does not name the file or say what is wrong", p)
 			}
 			if p.Line <= 0 && !wholeFileProblem(p) {
@@ -45,7 +47,7 @@ func FuzzParseSettings(f *testing.F) {
 // wholeFileProblem reports a problem about the file as a whole, which has no
 // line of its own; a YAML syntax error carries its line in its message, when the
 // library knows it.
-func wholeFileProblem(p Problem) bool {
+func wholeFileProblem(p problems.Problem) bool {
 	return strings.HasPrefix(p.Message, "not valid YAML: ") || strings.HasPrefix(p.Message, "want a mapping") ||
 		strings.HasPrefix(p.Message, "no chat is allowed")
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/etalab-ia/albert-code/internal/serve/problems"
 )
 
 // LoadSettings reads and validates the bot's YAML file.
@@ -27,10 +29,10 @@ func ParseSettings(name string, data []byte) (*Settings, error) {
 	s := &Settings{OnBusy: BusyQueue, QueueLimit: DefaultQueueLimit, MaxUpload: DefaultMaxUpload, Chats: map[int64]ChatConfig{}}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, Problems{{File: name, Message: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}}
+		return nil, problems.List{{Where: name, Message: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}}
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return nil, Problems{{File: name, Message: "want a mapping with allowed_chats (or allow_all: true), default and chats"}}
+		return nil, problems.List{{Where: name, Message: "want a mapping with allowed_chats (or allow_all: true), default and chats"}}
 	}
 	p.each(doc.Content[0], "", func(key string, k, v *yaml.Node) {
 		switch key {
@@ -62,23 +64,23 @@ func ParseSettings(name string, data []byte) (*Settings, error) {
 			p.add(k, key, "unknown key; known keys: allow_all, allowed_chats, chats, default, max_upload, on_busy, queue_limit")
 		}
 	})
-	if len(p.problems) == 0 && !s.AllowAll && len(s.AllowedChats) == 0 && len(s.Chats) == 0 {
-		p.problems = append(p.problems, Problem{File: name, Key: "allowed_chats",
+	if len(p.found) == 0 && !s.AllowAll && len(s.AllowedChats) == 0 && len(s.Chats) == 0 {
+		p.found = append(p.found, problems.Problem{Where: name, Key: "allowed_chats",
 			Message: "no chat is allowed: list the chat ids the bot serves (allowed_chats: [123456]), or say allow_all: true to serve anyone who finds it"})
 	}
-	if len(p.problems) > 0 {
-		return nil, p.problems
+	if len(p.found) > 0 {
+		return nil, p.found
 	}
 	return s, nil
 }
 
 type settingsParser struct {
-	file     string
-	problems Problems
+	file  string
+	found problems.List
 }
 
 func (p *settingsParser) add(n *yaml.Node, key, msg string) {
-	p.problems = append(p.problems, Problem{File: p.file, Line: n.Line, Key: key, Message: msg})
+	p.found = append(p.found, problems.Problem{Where: p.file, Line: n.Line, Key: key, Message: msg})
 }
 
 // each calls f on every key of mapping m, refusing duplicates; path prefixes keys.

@@ -2,7 +2,6 @@ package telegram
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/etalab-ia/albert-code/internal/quantity"
 )
@@ -77,40 +76,6 @@ func (c ChatConfig) merge(o ChatConfig) ChatConfig {
 // Chat returns the YAML's configuration of chat id: Default, then its section.
 func (s *Settings) Chat(id int64) ChatConfig {
 	return s.Default.merge(s.Chats[id])
-}
-
-// Problem is one thing wrong in the YAML file: where, the key, what to do.
-type Problem struct {
-	File string
-	Line int
-	// Key is the dotted path of the key at fault ("chats.-1001.allowed_users").
-	Key     string
-	Message string
-}
-
-func (p Problem) Error() string {
-	var b strings.Builder
-	b.WriteString(p.File)
-	if p.Line > 0 {
-		fmt.Fprintf(&b, ":%d", p.Line)
-	}
-	b.WriteString(": ")
-	if p.Key != "" {
-		fmt.Fprintf(&b, "%s: ", p.Key)
-	}
-	b.WriteString(p.Message)
-	return b.String()
-}
-
-// Problems is every problem of the file, reported at once.
-type Problems []Problem
-
-func (ps Problems) Error() string {
-	lines := make([]string, len(ps))
-	for i, p := range ps {
-		lines[i] = p.Error()
-	}
-	return strings.Join(lines, "\n")
 }
 
 // parseSize reads a byte count: a number, or one with a unit (KiB, MiB, GiB,
