@@ -1,6 +1,10 @@
 package resolve
 
 import (
+	"strings"
+	"unicode"
+
+	"github.com/etalab-ia/albert-code/internal/graph"
 	"github.com/etalab-ia/albert-code/internal/graph/treesitter"
 )
 
@@ -23,7 +27,7 @@ func (v *view) attributeType(c, name string, d *deps) (lookup, bool) {
 			if s.Kind != treesitter.AttributeType || s.From != cls+"::"+name {
 				continue
 			}
-			o := v.resolveName(file, cls, s.Name, types, d)
+			o := v.typeNamed(file, cls, s.Name, d)
 			if o.to == "" || len(o.also) > 0 {
 				return lookup{}, false
 			}
@@ -44,4 +48,78 @@ func (v *view) attributeType(c, name string, d *deps) (lookup, bool) {
 // definition, so no edge (its type is no use of the attribute).
 func attrOutcome(l lookup) outcome {
 	return outcome{reason: "attribute " + l.attr + " of type " + l.node.Name + " is not a definition"}
+}
+
+// typeNamed resolves a type as written in file: a class name, or `f()`, what
+// the function f says it returns (`-> ParamType`, read in f's own file).
+func (v *view) typeNamed(file, src, name string, d *deps) outcome {
+	callee, ok := strings.CutSuffix(name, "()")
+	if !ok {
+		return v.resolveName(file, src, name, types, d)
+	}
+	o := v.resolveName(file, src, callee, callables, d)
+	if o.to == "" || len(o.also) > 0 {
+		return outcome{reason: "the function " + callee + " is not found"}
+	}
+	fn, ok := v.node(o.to)
+	if !ok || (fn.Kind != graph.KindFunction && fn.Kind != graph.KindMethod) {
+		return outcome{reason: callee + " is not a function"}
+	}
+	t := pyReturnType(fn.Signature)
+	if t == "" {
+		return outcome{reason: callee + " says no class it returns"}
+	}
+	return v.resolveName(fn.File, fn.QName, t, types, d)
+}
+
+// pyReturnType is the class a Python function's signature says it returns:
+// the annotation after `->`, unquoted, with Optional[X] and X | None read as X;
+// "" for anything else.
+func pyReturnType(sig string) string {
+	i := strings.LastIndex(sig, "->")
+	if i < 0 {
+		return ""
+	}
+	return pyClassName(strings.TrimSuffix(strings.TrimSpace(sig[i+2:]), ":"))
+}
+
+func pyClassName(t string) string {
+	t = strings.TrimSpace(t)
+	if len(t) >= 2 && (t[0] == '"' || t[0] == '\'') && t[len(t)-1] == t[0] {
+		t = strings.TrimSpace(t[1 : len(t)-1])
+	}
+	if parts := splitTopLevel(t, '|'); len(parts) > 1 {
+		one := ""
+		for _, p := range parts {
+			if p = strings.TrimSpace(p); p == "None" {
+				continue
+			}
+			if one != "" {
+				return ""
+			}
+			one = p
+		}
+		return pyClassName(one)
+	}
+	if head, inner, ok := strings.Cut(t, "["); ok && strings.HasSuffix(inner, "]") {
+		if head[strings.LastIndex(head, ".")+1:] == "Optional" {
+			return pyClassName(inner[:len(inner)-1])
+		}
+		return ""
+	}
+	for _, part := range strings.Split(t, ".") {
+		if !pyIdentifier(part) {
+			return ""
+		}
+	}
+	return t
+}
+
+func pyIdentifier(s string) bool {
+	for i, r := range s {
+		if r != '_' && !unicode.IsLetter(r) && (i == 0 || !unicode.IsDigit(r)) {
+			return false
+		}
+	}
+	return s != ""
 }

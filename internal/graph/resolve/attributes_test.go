@@ -67,3 +67,37 @@ class Grant(Base):
 		edgeEnds(t, st, "app/use.py::Grant::check", graph.EdgeCalls),
 		"app/structures.py::Validator::validate [import]")
 }
+
+// An attribute set to what a function of another file returns takes the class
+// that function's return annotation names (click's `self.type =
+// types.convert_type(…)`, `def convert_type(…) -> ParamType`).
+func TestPythonAttributeTypesFromReturns(t *testing.T) {
+	t.Parallel()
+	st, _ := extracted(t, map[string]string{
+		"click/__init__.py": "",
+		"click/types.py": `import typing as t
+
+
+class ParamType:
+    def to_info_dict(self):
+        return {}
+
+
+def convert_type(ty, default=None) -> "t.Optional[ParamType]":
+    return ParamType()
+`,
+		"click/core.py": `from . import types
+
+
+class Parameter:
+    def __init__(self, ty):
+        self.type = types.convert_type(ty)
+
+    def to_info_dict(self):
+        return self.type.to_info_dict()
+`,
+	})
+	expect(t, "Parameter.to_info_dict: self.type is a ParamType",
+		edgeEnds(t, st, "click/core.py::Parameter::to_info_dict", graph.EdgeCalls),
+		"click/types.py::ParamType::to_info_dict [import]")
+}

@@ -25,7 +25,7 @@ import (
 
 // passVersion is part of the configuration fingerprint: a build that resolves
 // differently re-resolves every file once.
-const passVersion = "4"
+const passVersion = "5"
 
 // Counts say what one pass did, over the files it resolved again.
 type Counts struct {

@@ -2,6 +2,7 @@ package treesitter
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/etalab-ia/albert-code/internal/graph"
 )
@@ -11,7 +12,8 @@ import (
 // `self.client: Client`, `cache: Store`): not an edge, a fact the cross-file
 // pass reads to follow `request.headers.get` on a `request: Request` from
 // another file to CaseInsensitiveDict.get. From is `<class>::<attribute>`, Name
-// the type as the class's file writes it. The pass draws no edge for them.
+// the type as the class's file writes it, or `f()` for what a function of
+// another file returns. The pass draws no edge for them.
 const AttributeType graph.EdgeKind = "attribute_type"
 
 // attributeTypes lists the AttributeType sites of the file's classes, when the
@@ -27,7 +29,10 @@ func (w *walker) attributeTypes() []graph.Unresolved {
 			continue
 		}
 		for attr, t := range attrs {
-			if t = w.returned(t, q, q); attr == returnKey || t == "" || !w.knownType(t) {
+			if r := w.returned(t, q, q); r != "" || !strings.HasSuffix(t, returnOf) {
+				t = r
+			} // else a function of another file (`types.convert_type()`): the pass reads its return type
+			if attr == returnKey || t == "" || !w.knownType(t) {
 				continue
 			}
 			out = append(out, graph.Unresolved{From: q + "::" + attr, Name: t, Kind: AttributeType,
