@@ -139,13 +139,7 @@ func checkCronWorkspaces(f *cron.File, root string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	var ps cron.Problems
-	for _, j := range f.Enabled() {
-		if _, err := r.Workspace(j.Workspace, false); err != nil {
-			ps = append(ps, cron.Problem{File: f.Path, Line: j.Line, Job: fmt.Sprintf("%q", j.Name), Key: "workspace", Message: err.Error()})
-		}
-	}
-	if len(ps) > 0 {
+	if _, ps := cron.CheckWorkspaces(f.Path, f.Jobs, r); len(ps) > 0 {
 		return true, ps
 	}
 	return true, nil

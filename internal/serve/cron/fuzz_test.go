@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/etalab-ia/albert-code/internal/serve/problems"
 )
 
 // fuzzZones are zones with the clock changes schedules trip on: none, an hour
@@ -89,12 +91,12 @@ func FuzzParseFile(f *testing.F) {
 			}
 			return
 		}
-		var problems Problems
-		if !errors.As(err, &problems) || len(problems) == 0 {
+		var ps problems.List
+		if !errors.As(err, &ps) || len(ps) == 0 {
 			t.Fatalf("error %v (%T) is not a list of problems", err, err)
 		}
-		for _, p := range problems {
-			if p.File != "jobs.yml" || p.Message == "" {
+		for _, p := range ps {
+			if p.Where != "jobs.yml" || p.Message == "" {
 				t.Fatalf("problem %+v does not name the file or say what is wrong", p)
 			}
 			if p.Line <= 0 && !wholeFileProblem(p) {
@@ -107,6 +109,6 @@ func FuzzParseFile(f *testing.F) {
 // wholeFileProblem reports a problem about the file as a whole, which has no
 // line of its own; a YAML syntax error carries its line in its message, when the
 // library knows it.
-func wholeFileProblem(p Problem) bool {
+func wholeFileProblem(p problems.Problem) bool {
 	return strings.HasPrefix(p.Message, "the file is empty") || strings.HasPrefix(p.Message, "not valid YAML: ")
 }

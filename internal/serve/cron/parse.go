@@ -12,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/etalab-ia/albert-code/internal/quantity"
+	"github.com/etalab-ia/albert-code/internal/serve/problems"
 )
 
 // settings are the keys read from a mapping, the root's or a job's; nil means
@@ -75,19 +76,19 @@ func keysAt(w where) []string {
 }
 
 // Parse validates a job file's content; name is how messages call the file.
-// Every problem is reported at once, as Problems.
+// Every problem is reported at once, as a problems.List.
 func Parse(name string, data []byte, now time.Time) (*File, error) {
 	p := &parser{file: name}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, Problems{{File: name, Message: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}}
+		return nil, problems.List{{Where: name, Message: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}}
 	}
 	if len(doc.Content) == 0 {
-		return nil, Problems{{File: name, Message: "the file is empty: it needs a jobs list"}}
+		return nil, problems.List{{Where: name, Message: "the file is empty: it needs a jobs list"}}
 	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
-		return nil, Problems{{File: name, Line: root.Line, Message: "the file must be a mapping with a jobs list, not " + describe(root)}}
+		return nil, problems.List{{Where: name, Line: root.Line, Message: "the file must be a mapping with a jobs list, not " + describe(root)}}
 	}
 	var defaults settings
 	jobsNode := p.mapping(root, atRoot, "", &defaults)
@@ -117,19 +118,19 @@ func Parse(name string, data []byte, now time.Time) (*File, error) {
 			}
 		}
 	}
-	if len(p.problems) > 0 {
-		return nil, p.problems
+	if len(p.found) > 0 {
+		return nil, p.found
 	}
 	return f, nil
 }
 
 type parser struct {
-	file     string
-	problems Problems
+	file  string
+	found problems.List
 }
 
 func (p *parser) add(line int, job, key, msg string) {
-	p.problems = append(p.problems, Problem{File: p.file, Line: line, Job: job, Key: key, Message: msg})
+	p.found = append(p.found, problems.Problem{Where: p.file, Line: line, Key: at(job, key), Message: msg})
 }
 
 // mapping reads the keys of m allowed at w into s, and returns the "jobs" node
@@ -174,14 +175,14 @@ func (p *parser) job(i int, n *yaml.Node, defaults *settings, now time.Time) *Jo
 		p.add(n.Line, label, "", "want a mapping with name, schedule and instruction, got "+describe(n))
 		return nil
 	}
-	before := len(p.problems)
+	before := len(p.found)
 	// The name labels every other message, so it is read first.
 	if name, ok := jobName(n); ok {
 		label = strconv.Quote(name)
 	}
 	var s settings
 	p.mapping(n, atJob, label, &s)
-	if len(p.problems) > before {
+	if len(p.found) > before {
 		return nil
 	}
 	j := &Job{Line: n.Line, Enabled: true, Workspace: DefaultWorkspace}
@@ -239,7 +240,7 @@ func (p *parser) job(i int, n *yaml.Node, defaults *settings, now time.Time) *Jo
 		}
 		j.Schedule = sched
 	}
-	if len(p.problems) > before {
+	if len(p.found) > before {
 		return nil
 	}
 	return j

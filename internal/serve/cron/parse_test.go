@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/etalab-ia/albert-code/internal/serve/problems"
 )
 
 var parseNow = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
@@ -117,9 +119,9 @@ func TestParseRefusesBadInputNamingJobAndKey(t *testing.T) {
 			if err == nil {
 				t.Fatalf("accepted: %+v", f)
 			}
-			var ps Problems
+			var ps problems.List
 			if !errors.As(err, &ps) {
-				t.Fatalf("error %T is not Problems: %v", err, err)
+				t.Fatalf("error %T is not a problems.List: %v", err, err)
 			}
 			for _, w := range c.want {
 				if !strings.Contains(err.Error(), w) {

@@ -2,44 +2,42 @@ package cron
 
 import (
 	"fmt"
-	"strings"
+	"strconv"
+
+	"github.com/etalab-ia/albert-code/internal/serve/problems"
+	"github.com/etalab-ia/albert-code/internal/serve/workspace"
 )
 
-// Problem is one reason a job file is refused, naming the job and the key.
-type Problem struct {
-	File string
-	Line int
-	// Job is the job's name, or its position ("jobs[2]") when it has none; empty
-	// for the file's root.
-	Job     string
-	Key     string
-	Message string
+// at names the part of a job file at fault as its problems say it: a job (its
+// quoted name, or its place "jobs[2]" when it has none) and a key; either may be
+// empty, both for the file's root as a whole.
+func at(job, key string) string {
+	switch {
+	case job != "" && key != "":
+		return fmt.Sprintf("job %s: key %q", job, key)
+	case job != "":
+		return "job " + job
+	case key != "":
+		return fmt.Sprintf("key %q", key)
+	}
+	return ""
 }
 
-func (p Problem) Error() string {
-	var b strings.Builder
-	b.WriteString(p.File)
-	if p.Line > 0 {
-		fmt.Fprintf(&b, ":%d", p.Line)
+// CheckWorkspaces checks that the workspace of each enabled job exists under root:
+// the enabled jobs whose workspace does, and a problem for each other one, said
+// as written in file.
+func CheckWorkspaces(file string, jobs []*Job, root *workspace.Root) ([]*Job, problems.List) {
+	var ok []*Job
+	var ps problems.List
+	for _, j := range jobs {
+		if !j.Enabled {
+			continue
+		}
+		if _, err := root.Workspace(j.Workspace, false); err != nil {
+			ps = append(ps, problems.Problem{Where: file, Line: j.Line, Key: at(strconv.Quote(j.Name), "workspace"), Message: err.Error()})
+			continue
+		}
+		ok = append(ok, j)
 	}
-	b.WriteString(": ")
-	if p.Job != "" {
-		fmt.Fprintf(&b, "job %s: ", p.Job)
-	}
-	if p.Key != "" {
-		fmt.Fprintf(&b, "key %q: ", p.Key)
-	}
-	b.WriteString(p.Message)
-	return b.String()
-}
-
-// Problems is every problem of a file, reported at once.
-type Problems []Problem
-
-func (ps Problems) Error() string {
-	lines := make([]string, len(ps))
-	for i, p := range ps {
-		lines[i] = p.Error()
-	}
-	return strings.Join(lines, "\n")
+	return ok, ps
 }

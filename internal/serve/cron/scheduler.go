@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strconv"
 	"sync"
 	"time"
 
@@ -98,17 +97,8 @@ func New(opts Options) (*Scheduler, error) {
 	if s.opts.Grace == 0 {
 		s.opts.Grace = DefaultGrace
 	}
-	var ps Problems
-	for _, j := range opts.Jobs {
-		if !j.Enabled {
-			continue
-		}
-		if _, err := opts.Root.Workspace(j.Workspace, false); err != nil {
-			ps = append(ps, Problem{File: cmp.Or(opts.File, "cron"), Line: j.Line, Job: strconv.Quote(j.Name), Key: "workspace", Message: err.Error()})
-			continue
-		}
-		s.jobs = append(s.jobs, j)
-	}
+	jobs, ps := CheckWorkspaces(cmp.Or(opts.File, "cron"), opts.Jobs, opts.Root)
+	s.jobs = jobs
 	if len(ps) > 0 {
 		return nil, ps
 	}
