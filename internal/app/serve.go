@@ -184,6 +184,12 @@ func runServe(cmd *cobra.Command, src serveconfig.Source) error {
 		if mcpSrv != nil && c.MCP.Port == 0 {
 			mounts = append(mounts, mcpSrv.Mount)
 		}
+		// The web console (/ui), internal/serve/console, on the API's tokens.
+		if mount, err := newServeConsole(c, store, root, srv, sched, backend, logger); err != nil {
+			return &exitError{code: ExitError, err: err}
+		} else if mount != nil {
+			mounts = append(mounts, mount)
+		}
 		for _, mount := range mounts {
 			mount(mux)
 		}
