@@ -11,7 +11,7 @@
   const riskColour = { high: "#d00000", medium: "#ff8c00", low: "#2b9348" };
 
   const style = [
-    { selector: "node", style: { "label": "data(label)", "font-size": 9, "background-color": "data(colour)",
+    { selector: "node", style: { "label": "data(label)", "font-size": "data(font)", "background-color": "data(colour)",
       "width": "data(size)", "height": "data(size)", "text-valign": "bottom", "color": "#1d2330", "min-zoomed-font-size": 7 } },
     { selector: "edge", style: { "width": "data(width)", "line-color": "#b8c0d0", "target-arrow-color": "#b8c0d0",
       "target-arrow-shape": "triangle", "curve-style": "bezier", "arrow-scale": 0.6, "opacity": 0.7 } },
@@ -53,12 +53,49 @@
     return li;
   }
 
+  // The map's own layout: discs on a golden-angle spiral, the first (largest)
+  // at the centre, each further out by the area already used. Linear in the
+  // nodes, the same every time, and instant where a force layout on x/tools'
+  // 323 communities took 0.5 to 3.9 s in headless Chromium (cose, 250 to 1000
+  // iterations, on a loaded 2-core machine).
+  const golden = Math.PI * (3 - Math.sqrt(5));
+  function spiral(diameters, gap) {
+    let area = 0;
+    return diameters.map((d, i) => {
+      const r = i === 0 ? 0 : Math.sqrt(area) * 0.6 + d / 2;
+      area += (d + gap) * (d + gap);
+      return { x: r * Math.cos(i * golden), y: r * Math.sin(i * golden) };
+    });
+  }
+
+  // place gives each node element a position: by spiral when no layout is named.
+  function place(elements) {
+    const nodes = elements.filter((e) => !e.data.source);
+    const groups = new Map(); // community → its nodes, when nodes are symbols of several
+    for (const n of nodes) {
+      const k = n.data.qname ? n.data.community : "c" + n.data.id;
+      if (!groups.has(k)) groups.set(k, []);
+      groups.get(k).push(n);
+    }
+    const spacing = 40; // between two symbols of a community: room for a short label
+    const discs = [...groups.values()].map((members) => members.length === 1 ? members[0].data.size : 2 * spacing * Math.sqrt(members.length) + spacing);
+    const centres = spiral(discs, spacing);
+    [...groups.values()].forEach((members, g) => {
+      members.forEach((n, j) => {
+        const r = members.length === 1 ? 0 : spacing * Math.sqrt(j + 0.5);
+        n.position = { x: centres[g].x + r * Math.cos(j * golden), y: centres[g].y + r * Math.sin(j * golden) };
+      });
+    });
+  }
+
   function draw(elements, layout, onTap) {
     if (state.cy) state.cy.destroy();
+    // A big node's label is readable before zooming in; a small one's after.
+    for (const e of elements) if (!e.data.source) e.data.font = Math.min(16, Math.max(8, Math.round(e.data.size / 6)));
+    if (!layout) place(elements);
     const started = performance.now();
     const cy = cytoscape({ container: $("graph"), elements, style, wheelSensitivity: 0.3, maxZoom: 2.5,
-      layout: Object.assign({ name: "cose", animate: false, randomize: true, nodeDimensionsIncludeLabels: true,
-        componentSpacing: 60, padding: 20 }, layout),
+      layout: layout || { name: "preset", fit: true, padding: 20 },
       textureOnViewport: elements.length > 3000, hideEdgesOnViewport: elements.length > 3000 });
     state.cy = cy;
     cy.on("tap", "node", (ev) => onTap(ev.target));
@@ -110,7 +147,7 @@
       list.append(li);
     }
     detail.append(list);
-    draw(els, {}, (n) => {
+    draw(els, null, (n) => {
       if (n.data("qname")) location.hash = "symbol=" + encodeURIComponent(n.data("qname"));
       else location.hash = "community=" + n.data("community");
     });
@@ -127,7 +164,7 @@
     const list = el("ul");
     for (const m of c.members.slice(0, 200)) list.append(symbolLink(m.qualified_name, m.kind + " " + m.file + ":" + m.line));
     $("detail").replaceChildren(el("h2", "Community " + c.id + ": " + c.name), el("p", "in " + c.dirs.join(", "), "kind"), list);
-    draw(els, {}, (n) => { location.hash = "symbol=" + encodeURIComponent(n.data("qname")); });
+    draw(els, null, (n) => { location.hash = "symbol=" + encodeURIComponent(n.data("qname")); });
   }
 
   async function showSymbol(name) {
