@@ -10,7 +10,9 @@ package treesitter
 //     comparison and the interface is lost from there; a `;` written over the
 //     line's first indentation byte ends the member before it;
 //   - variance annotations on type parameters (`<out O, in out I>`, zod v4): the
-//     words are blanked.
+//     words are blanked;
+//   - a lone parameter named like a predefined type in a function type
+//     (`(any) => void`, mobx): its first letter becomes `_`.
 //
 // Extract parses the rewritten source only when the file as written did not
 // parse, and keeps it only when it parses with fewer errors.
@@ -45,6 +47,8 @@ func tsRepair(src []byte) []byte {
 			if at := lineIndent(src, i); isBlank(out[at]) {
 				out[at] = ';'
 			}
+		case last == '(' && predefinedParam(src, i):
+			out[i] = '_' // `(any) => void`: a parameter named like a type, renamed in place
 		case (c == 'i' || c == 'o') && (last == '<' || last == ',') && isVariance(src, i):
 			for i < len(src) && isIdentByte(src[i]) {
 				out[i] = ' '
@@ -58,6 +62,32 @@ func tsRepair(src []byte) []byte {
 		last = src[i]
 	}
 	return out
+}
+
+// predefinedParam reports whether src[i:] is a lone parameter named like a
+// predefined type in a function type: `any) =>` (mobx's `injectMobx: (any) =>
+// void`), which the grammar reads as a parenthesised type and fails at `=>`.
+func predefinedParam(src []byte, i int) bool {
+	j := i
+	for j < len(src) && isIdentByte(src[j]) {
+		j++
+	}
+	switch string(src[i:j]) {
+	case "any", "unknown", "never", "string", "number", "boolean", "object", "symbol", "bigint":
+	default:
+		return false
+	}
+	for j < len(src) && isBlank(src[j]) {
+		j++
+	}
+	if j >= len(src) || src[j] != ')' {
+		return false
+	}
+	j++
+	for j < len(src) && isBlank(src[j]) {
+		j++
+	}
+	return j+1 < len(src) && src[j] == '=' && src[j+1] == '>'
 }
 
 // endsMember reports whether a member can end with the byte b: a name, a

@@ -8,7 +8,8 @@ import (
 // The shapes tree-sitter-typescript v0.23.2 does not parse are read through
 // tsRepair: generic call signatures after a member without a separator (mobx's
 // IComputedFactory, immer's IProduce), type parameters one per line, and
-// variance annotations (zod v4). The file parses whole, and every definition and
+// variance annotations (zod v4), a parameter named `any` in a function type
+// (mobx). The file parses whole, and every definition and
 // call keeps the line and column it has in the file as written.
 func TestTypeScriptGenericCallSignatures(t *testing.T) {
 	t.Parallel()
@@ -33,6 +34,7 @@ func TestTypeScriptGenericCallSignatures(t *testing.T) {
 export interface Internals<out O = unknown, in out I = unknown> {
     output: O
 }
+declare const __HOOK__: { inject: (any) => void }
 
 export function make(): number {
     return helper(1)
@@ -48,9 +50,9 @@ function helper(x: number): number {
 		// The signature is read from the rewrite: the variance words are blanked.
 		`node interface src/factory.ts::Internals 19:18-21 sig="interface Internals< O = unknown, I = unknown>" exported`,
 		`node field src/factory.ts::Internals::output 20:5-20 sig="output: O" exported`,
-		`node function src/factory.ts::make 23:17-25 sig="function make(): number" exported`,
-		`node function src/factory.ts::helper 27:10-29 sig="function helper(x: number): number"`,
-		"edge calls src/factory.ts::make -> src/factory.ts::helper 0.9 name @24",
+		`node function src/factory.ts::make 24:17-26 sig="function make(): number" exported`,
+		`node function src/factory.ts::helper 28:10-30 sig="function helper(x: number): number"`,
+		"edge calls src/factory.ts::make -> src/factory.ts::helper 0.9 name @25",
 	})
 }
 
@@ -70,6 +72,7 @@ func TestTypeScriptRepairOnlyWhereItHelps(t *testing.T) {
 		"const a = 1;\nconst b = a\n  < 2;\n",
 		"const s = \"<out T, in U>\";\nconst t = `\n  <T>(x)`;\n",
 		"type A = { a: string };\n  <T>(x: T) => x;\n",
+		"const f = (anything) => 1;\ng(string);\n",
 	} {
 		if got := string(tsRepair([]byte(src))); got != src {
 			t.Errorf("tsRepair(%q) = %q, want it unchanged", src, got)
