@@ -250,3 +250,26 @@ func screenshotDir(t testing.TB) string {
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 func fileName(s string) string { return unsafeName.ReplaceAllString(s, "_") }
+
+// Into turns an action that returns a value into a step of Do that stores it
+// in out, so reads and clicks go in one Do.
+func Into[T any](a chromedp.Action[T], out *T) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		v, err := a(ctx, t)
+		if err == nil {
+			*out = v
+		}
+		return chromedp.Void{}, err
+	}
+}
+
+// Text returns the visible text of the first element matching the CSS selector
+// css, waiting for it to exist, and fails the test if it cannot.
+func (b *Browser) Text(css string) string {
+	b.t.Helper()
+	s, err := chromedp.Run(b.ctx, chromedp.Text(chromedp.CSS(css)))
+	if err != nil {
+		b.t.Fatalf("browser: read the text of %s: %v (problems so far: %v)", css, err, b.Problems())
+	}
+	return s
+}

@@ -128,13 +128,14 @@ func redirect(to string) http.HandlerFunc {
 
 // securityHeaders are on every answer of the console: scripts and styles only
 // from our own files (no inline script can run, even one smuggled into a page),
-// no framing (clickjacking), no sniffing, no referrer leaving the page.
+// no framing (clickjacking), no sniffing, no referrer leaving the site (same-origin,
+// not no-referrer: under no-referrer Chromium sends a form post's Origin as "null").
 var securityHeaders = map[string]string{
 	"Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; " +
 		"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
 	"X-Frame-Options":        "DENY",
 	"X-Content-Type-Options": "nosniff",
-	"Referrer-Policy":        "no-referrer",
+	"Referrer-Policy":        "same-origin",
 	"Cache-Control":          "no-store",
 }
 
