@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -59,31 +60,66 @@ type Setting struct {
 	// authors control.
 	GlobalOnly bool
 	Effect     Effect
+	// value is the merged value as text.
+	value func(c *Config) string
+	// valid, for a KindText setting, checks a value other than "" (which turns it
+	// off); wants says in words what it accepts.
+	valid func(v string) bool
+	wants string
 }
 
 // Settings lists what /config edits, in the order the editor shows them.
 var Settings = []Setting{
-	{Key: "model", Help: "Model used when none is chosen (--model, /model)", Kind: KindModel, Effect: EffectNow},
-	{Key: "agent", Help: "Agent profile used when none is chosen (--agent, /agent)", Kind: KindProfile, Effect: EffectNow},
-	{Key: "compaction.threshold", Help: "Summarise the history when this fraction of the context window is used", Kind: KindFraction, Effect: EffectReload},
-	{Key: "compaction.keep_recent_turns", Help: "Turns kept verbatim after a summary", Kind: KindInt, Effect: EffectReload},
-	{Key: "context_warning", Help: "Warn once at this fraction of the context window (0: off)", Kind: KindFraction, ZeroOff: true, Effect: EffectReload},
-	{Key: "auto_continue", Help: "Send the model back to work this many times when it stops with open todos (0: off)", Kind: KindInt, Max: maxAutoContinue, Effect: EffectReload},
-	{Key: "project_context", Help: "Describe the folder and its git state in the system prompt", Kind: KindBool, Effect: EffectReload},
-	{Key: "system_prompt_id", Help: "prompts/<id>.md replaces the built-in base prompt (empty: built-in)", Kind: KindText, Effect: EffectReload},
-	{Key: "auto_fallback_enabled", Help: "Move a rate-limited model's calls to its fallback_model", Kind: KindBool, Effect: EffectReload},
-	{Key: "rate_limits.enabled", Help: "Pace calls to the models' rate limits", Kind: KindBool, Effect: EffectReload},
-	{Key: "rate_limits.tier", Help: "Albert tier of the shipped limits", Kind: KindChoice, Choices: []string{"exp", "prod"}, Effect: EffectReload},
-	{Key: "rate_limits.max_wait", Help: "Longest wait for a rate limit before a call fails", Kind: KindDuration, Effect: EffectReload},
-	{Key: "bash.timeout", Help: "Default timeout of a bash command", Kind: KindDuration, Effect: EffectReload},
-	{Key: "web_search.base_url", Help: "Your SearXNG instance (empty: no web_search)", Kind: KindText, Effect: EffectReload},
-	{Key: "session.enabled", Help: "Write session logs", Kind: KindBool, Effect: EffectRestart},
-	{Key: "notifications.enabled", Help: "Desktop notification when a long turn ends or an approval waits, while the terminal has no focus", Kind: KindBool, Effect: EffectRestart},
-	{Key: "notifications.method", Help: "How to notify: the terminal's escape sequence or notify-send", Kind: KindChoice, Choices: notify.Methods, Effect: EffectRestart},
-	{Key: "notifications.after", Help: "How long a turn must run before its end is notified", Kind: KindDuration, Effect: EffectRestart},
-	{Key: "update_check", Help: "Ask the release feed, once a day, whether a newer version exists", Kind: KindBool, GlobalOnly: true, Effect: EffectRestart},
-	{Key: "sandbox.mode", Help: "Confine the commands tools start (off: all your rights)", Kind: KindChoice, Choices: []string{"on", "off"}, GlobalOnly: true, Effect: EffectRestart},
-	{Key: "sandbox.network", Help: "Network for confined commands (auto: only when they may write)", Kind: KindChoice, Choices: []string{"auto", "on", "off"}, GlobalOnly: true, Effect: EffectRestart},
+	{Key: "model", Help: "Model used when none is chosen (--model, /model)", Kind: KindModel, Effect: EffectNow,
+		value: func(c *Config) string { return c.ModelName }},
+	{Key: "agent", Help: "Agent profile used when none is chosen (--agent, /agent)", Kind: KindProfile, Effect: EffectNow,
+		value: func(c *Config) string { return c.Agent }},
+	{Key: "compaction.threshold", Help: "Summarise the history when this fraction of the context window is used", Kind: KindFraction, Effect: EffectReload,
+		value: func(c *Config) string { return formatFloat(c.Compaction.Threshold) }},
+	{Key: "compaction.keep_recent_turns", Help: "Turns kept verbatim after a summary", Kind: KindInt, Effect: EffectReload,
+		value: func(c *Config) string { return strconv.Itoa(c.Compaction.KeepRecentTurns) }},
+	{Key: "context_warning", Help: "Warn once at this fraction of the context window (0: off)", Kind: KindFraction, ZeroOff: true, Effect: EffectReload,
+		value: func(c *Config) string { return formatFloat(c.ContextWarning) }},
+	{Key: "auto_continue", Help: "Send the model back to work this many times when it stops with open todos (0: off)", Kind: KindInt, Max: maxAutoContinue, Effect: EffectReload,
+		value: func(c *Config) string { return strconv.Itoa(c.AgentLoop.AutoContinue) }},
+	{Key: "project_context", Help: "Describe the folder and its git state in the system prompt", Kind: KindBool, Effect: EffectReload,
+		value: func(c *Config) string { return strconv.FormatBool(c.AgentLoop.ProjectContext) }},
+	{Key: "system_prompt_id", Help: "prompts/<id>.md replaces the built-in base prompt (empty: built-in)", Kind: KindText, Effect: EffectReload,
+		value: func(c *Config) string { return c.AgentLoop.SystemPromptID },
+		valid: promptID.MatchString, wants: `the name of a prompts/ file without its .md, or "" for the built-in prompt`},
+	{Key: "auto_fallback_enabled", Help: "Move a rate-limited model's calls to its fallback_model", Kind: KindBool, Effect: EffectReload,
+		value: func(c *Config) string { return strconv.FormatBool(!c.RateLimits.NoAutoFallback) }},
+	{Key: "rate_limits.enabled", Help: "Pace calls to the models' rate limits", Kind: KindBool, Effect: EffectReload,
+		value: func(c *Config) string { return strconv.FormatBool(!c.RateLimits.Off) }},
+	{Key: "rate_limits.tier", Help: "Albert tier of the shipped limits", Kind: KindChoice, Choices: []string{"exp", "prod"}, Effect: EffectReload,
+		value: func(c *Config) string { return cmp.Or(c.RateLimits.Tier, "exp") }},
+	{Key: "rate_limits.max_wait", Help: "Longest wait for a rate limit before a call fails", Kind: KindDuration, Effect: EffectReload,
+		value: func(c *Config) string { return c.RateLimits.MaxWaitOrDefault().String() }},
+	{Key: "bash.timeout", Help: "Default timeout of a bash command", Kind: KindDuration, Effect: EffectReload,
+		value: func(c *Config) string { return c.Bash.Timeout.String() }},
+	{Key: "web_search.base_url", Help: "Your SearXNG instance (empty: no web_search)", Kind: KindText, Effect: EffectReload,
+		value: func(c *Config) string { return c.WebSearch.BaseURL },
+		valid: isHTTPURL, wants: `an http:// or https:// URL, or "" to turn web_search off`},
+	{Key: "session.enabled", Help: "Write session logs", Kind: KindBool, Effect: EffectRestart,
+		value: func(c *Config) string { return strconv.FormatBool(c.Session.Enabled) }},
+	{Key: "notifications.enabled", Help: "Desktop notification when a long turn ends or an approval waits, while the terminal has no focus", Kind: KindBool, Effect: EffectRestart,
+		value: func(c *Config) string { return strconv.FormatBool(c.Notifications.Enabled) }},
+	{Key: "notifications.method", Help: "How to notify: the terminal's escape sequence or notify-send", Kind: KindChoice, Choices: notify.Methods, Effect: EffectRestart,
+		value: func(c *Config) string { return c.Notifications.Method }},
+	{Key: "notifications.after", Help: "How long a turn must run before its end is notified", Kind: KindDuration, Effect: EffectRestart,
+		value: func(c *Config) string { return c.Notifications.After.String() }},
+	{Key: "update_check", Help: "Ask the release feed, once a day, whether a newer version exists", Kind: KindBool, GlobalOnly: true, Effect: EffectRestart,
+		value: func(c *Config) string { return strconv.FormatBool(c.Update.Enabled) }},
+	{Key: "sandbox.mode", Help: "Confine the commands tools start (off: all your rights)", Kind: KindChoice, Choices: []string{"on", "off"}, GlobalOnly: true, Effect: EffectRestart,
+		value: func(c *Config) string { return cmp.Or(c.Sandbox.Mode, "on") }},
+	{Key: "sandbox.network", Help: "Network for confined commands (auto: only when they may write)", Kind: KindChoice, Choices: []string{"auto", "on", "off"}, GlobalOnly: true, Effect: EffectRestart,
+		value: func(c *Config) string { return cmp.Or(c.Sandbox.Network, "auto") }},
+}
+
+func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+func isHTTPURL(v string) bool {
+	return strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://")
 }
 
 // LookupSetting finds the setting called key; the error lists those /config edits.
@@ -128,11 +164,8 @@ func (s Setting) Allowed() string {
 	case KindProfile:
 		return "an agent profile name (/agent lists them)"
 	case KindText:
-		switch s.Key {
-		case "system_prompt_id":
-			return `the name of a prompts/ file without its .md, or "" for the built-in prompt`
-		case "web_search.base_url":
-			return `an http:// or https:// URL, or "" to turn web_search off`
+		if s.wants != "" {
+			return s.wants
 		}
 	}
 	return "a string"
@@ -203,9 +236,7 @@ func (s Setting) encode(c *Config, raw string) (literal, shown string, err error
 		}
 	case KindText:
 		switch {
-		case s.Key == "system_prompt_id" && v != "" && !promptID.MatchString(v):
-			return "", "", bad("")
-		case s.Key == "web_search.base_url" && v != "" && !strings.HasPrefix(v, "http://") && !strings.HasPrefix(v, "https://"):
+		case v != "" && s.valid != nil && !s.valid(v):
 			return "", "", bad("")
 		case strings.ContainsAny(v, "\n\r"):
 			return "", "", bad("it must be one line")
@@ -232,60 +263,12 @@ func (c *Config) SettingValues() []SettingValue {
 	return out
 }
 
+// settingText is the merged value of the setting called key, as text.
 func (c *Config) settingText(key string) string {
-	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-	switch key {
-	case "model":
-		return c.ModelName
-	case "agent":
-		return c.Agent
-	case "compaction.threshold":
-		return f(c.Compaction.Threshold)
-	case "compaction.keep_recent_turns":
-		return strconv.Itoa(c.Compaction.KeepRecentTurns)
-	case "context_warning":
-		return f(c.ContextWarning)
-	case "auto_continue":
-		return strconv.Itoa(c.AgentLoop.AutoContinue)
-	case "project_context":
-		return strconv.FormatBool(c.AgentLoop.ProjectContext)
-	case "system_prompt_id":
-		return c.AgentLoop.SystemPromptID
-	case "auto_fallback_enabled":
-		return strconv.FormatBool(!c.RateLimits.NoAutoFallback)
-	case "rate_limits.enabled":
-		return strconv.FormatBool(!c.RateLimits.Off)
-	case "rate_limits.tier":
-		if c.RateLimits.Tier == "" {
-			return "exp"
+	for _, s := range Settings {
+		if s.Key == key {
+			return s.value(c)
 		}
-		return c.RateLimits.Tier
-	case "rate_limits.max_wait":
-		return c.RateLimits.MaxWaitOrDefault().String()
-	case "bash.timeout":
-		return c.Bash.Timeout.String()
-	case "web_search.base_url":
-		return c.WebSearch.BaseURL
-	case "session.enabled":
-		return strconv.FormatBool(c.Session.Enabled)
-	case "notifications.enabled":
-		return strconv.FormatBool(c.Notifications.Enabled)
-	case "notifications.method":
-		return c.Notifications.Method
-	case "notifications.after":
-		return c.Notifications.After.String()
-	case "update_check":
-		return strconv.FormatBool(c.Update.Enabled)
-	case "sandbox.mode":
-		if c.Sandbox.Mode == "" {
-			return "on"
-		}
-		return c.Sandbox.Mode
-	case "sandbox.network":
-		if c.Sandbox.Network == "" {
-			return "auto"
-		}
-		return c.Sandbox.Network
 	}
 	return ""
 }
