@@ -39,11 +39,10 @@ func (m *Map) status(w http.ResponseWriter, r *http.Request) {
 	a.Building, a.BuildError = m.building, m.buildErr
 	m.mu.Unlock()
 	if !a.Building {
-		st, err := m.openStore()
+		_, err := m.openStore()
 		switch {
 		case err == nil:
 			a.Indexed = true
-			_ = st
 		case errors.Is(err, store.ErrNoIndex):
 		default:
 			a.Error = err.Error()

@@ -91,8 +91,9 @@ func New(opt Options) (*Map, error) {
 }
 
 // contentSecurityPolicy allows only the map's own files and its own API: no
-// CDN, no inline script, no framing. Cytoscape sets element styles from script,
-// which style-src 'self' permits (it governs markup, not the CSSOM).
+// CDN, no inline script or style, no framing. Cytoscape's one injected <style>
+// is pre-empted by index.html (see map.css); the styles it sets from script go
+// through the CSSOM, which style-src does not govern.
 const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; " +
 	"img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
