@@ -4,9 +4,10 @@
 # itself with albert-code, so SIGTERM from tini reaches serve directly.
 #
 # Start-up scripts: /etc/albert-code/init.d/*.sh (an image built FROM this one), then
-# $ALBERT_CODE_HOME/init.d/*.sh (the user's, usually a mounted folder), each in the
-# C locale's order, each run as its own process (`sh SCRIPT`, or directly when it is
-# executable, so its #! line chooses the shell). They run at every start: write them
+# $ALBERT_CODE_HOME/init.d/*.sh (the user's, usually a mounted folder), in the byte
+# order of their names (the shell's glob order: 10-x before 9-x), each run as its own
+# process (`sh SCRIPT`, or directly when it is executable, so its #! line chooses the
+# shell). They run at every start: write them
 # so that running twice does no harm. A script that fails stops the start, naming
 # it, where the original carried on: a half-initialised server is worse than none.
 set -eu
@@ -17,10 +18,8 @@ export PATH
 
 for dir in /etc/albert-code/init.d "$home/init.d"; do
 	[ -d "$dir" ] || continue
-	for script in $(LC_ALL=C ls "$dir"); do
-		case $script in *.sh) ;; *) continue ;; esac
-		path=$dir/$script
-		[ -f "$path" ] || continue
+	for path in "$dir"/*.sh; do
+		[ -f "$path" ] || continue # no match leaves the pattern itself
 		echo "albert-code-entrypoint: running $path" >&2
 		status=0
 		if [ -x "$path" ]; then
