@@ -101,3 +101,40 @@ class Parameter:
 		edgeEnds(t, st, "click/core.py::Parameter::to_info_dict", graph.EdgeCalls),
 		"click/types.py::ParamType::to_info_dict [import]")
 }
+
+// An attribute annotated with a generic class of the project (`Stack[Element]`)
+// holds that class (rich's MarkdownContext.stack).
+func TestPythonGenericAttributeTypes(t *testing.T) {
+	t.Parallel()
+	st, _ := extracted(t, map[string]string{
+		"rich/__init__.py": "",
+		"rich/_stack.py": `from typing import Generic, List, TypeVar
+
+T = TypeVar("T")
+
+
+class Stack(List[T]):
+    def push(self, item: T) -> None:
+        self.append(item)
+`,
+		"rich/other.py": `class Queue:
+    def push(self, item):
+        return item
+`,
+		"rich/markdown.py": `from ._stack import Stack
+
+
+class Context:
+    def __init__(self):
+        self.stack: Stack[str] = Stack()
+
+
+def render(token):
+    context = Context()
+    context.stack.push(token)
+`,
+	})
+	expect(t, "render: context.stack is a Stack",
+		edgeEnds(t, st, "rich/markdown.py::render", graph.EdgeCalls),
+		"rich/_stack.py::Stack::push [import]", "rich/markdown.py::Context [name]")
+}

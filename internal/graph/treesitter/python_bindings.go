@@ -369,13 +369,15 @@ func pyTypeName(s string) string {
 		if !ok {
 			return ""
 		}
-		switch head[strings.LastIndex(head, ".")+1:] {
-		case "Optional", "Type", "type":
+		switch base := head[strings.LastIndex(head, ".")+1:]; {
+		case base == "Optional" || base == "Type" || base == "type":
 			return pyTypeName(inner)
-		case "Union":
+		case base == "Union":
 			return onlyOne(splitTop(inner, ','))
+		case pyGenericBuiltins[base] || !hasUpperInitial(base):
+			return ""
 		}
-		return ""
+		return pyTypeName(head) // a generic class of the project: `Stack[MarkdownElement]` is a Stack
 	}
 	if s == "" || s == "None" {
 		return ""
@@ -386,6 +388,19 @@ func pyTypeName(s string) string {
 		}
 	}
 	return s
+}
+
+// pyGenericBuiltins are the typing and built-in generics whose instance is no
+// class of the project (`List[Console]` says nothing of a receiver's methods).
+var pyGenericBuiltins = map[string]bool{
+	"List": true, "Dict": true, "Set": true, "FrozenSet": true, "Tuple": true, "Sequence": true,
+	"MutableSequence": true, "Iterable": true, "Iterator": true, "Mapping": true, "MutableMapping": true,
+	"Callable": true, "Generator": true, "AsyncGenerator": true, "AsyncIterator": true, "AsyncIterable": true,
+	"Awaitable": true, "Coroutine": true, "Deque": true, "DefaultDict": true, "OrderedDict": true,
+	"Counter": true, "ChainMap": true, "ClassVar": true, "Final": true, "Literal": true, "Annotated": true,
+	"Collection": true, "Container": true, "AbstractSet": true, "MutableSet": true, "Generic": true,
+	"Protocol": true, "TypeGuard": true, "Pattern": true, "Match": true, "IO": true, "TextIO": true,
+	"ContextManager": true, "AsyncContextManager": true, "KeysView": true, "ValuesView": true, "ItemsView": true,
 }
 
 // onlyOne is the one class a union names besides None, or "".
