@@ -3,7 +3,6 @@ package config
 import (
 	"cmp"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -169,80 +168,6 @@ func (s Setting) Allowed() string {
 		}
 	}
 	return "a string"
-}
-
-// encode checks raw, as typed after /config set KEY, and returns it as a TOML
-// value and as the text to show. c answers for the model names.
-func (s Setting) encode(c *Config, raw string) (literal, shown string, err error) {
-	v := strings.TrimSpace(raw)
-	if len(v) >= 2 && (v[0] == '"' && v[len(v)-1] == '"' || v[0] == '\'' && v[len(v)-1] == '\'') {
-		v = v[1 : len(v)-1]
-	}
-	bad := func(why string) error {
-		if why != "" {
-			why = ": " + why
-		}
-		return fmt.Errorf("%s: invalid value %q%s: want %s", s.Key, raw, why, s.Allowed())
-	}
-	switch s.Kind {
-	case KindBool:
-		switch strings.ToLower(v) {
-		case "true", "on", "yes":
-			return "true", "true", nil
-		case "false", "off", "no":
-			return "false", "false", nil
-		}
-		return "", "", bad("")
-	case KindFraction:
-		f, perr := strconv.ParseFloat(v, 64)
-		if perr != nil || f < 0 || f > 1 || (f == 0 && !s.ZeroOff) {
-			return "", "", bad("")
-		}
-		lit := strconv.FormatFloat(f, 'g', -1, 64)
-		if !strings.ContainsAny(lit, ".e") {
-			lit += ".0" // a TOML float, as the key's type wants
-		}
-		return lit, strconv.FormatFloat(f, 'g', -1, 64), nil
-	case KindInt:
-		n, perr := strconv.Atoi(v)
-		if perr != nil || n < s.Min || (s.Max > 0 && n > s.Max) {
-			return "", "", bad("")
-		}
-		return strconv.Itoa(n), strconv.Itoa(n), nil
-	case KindDuration:
-		if _, perr := parseDuration(v); perr != nil {
-			return "", "", bad("")
-		}
-		return tomlfile.String(v), v, nil
-	case KindChoice:
-		lv := strings.ToLower(v)
-		if !slices.Contains(s.Choices, lv) {
-			if near := tomlfile.Suggest(lv, s.Choices); near != "" {
-				return "", "", bad(fmt.Sprintf("did you mean %q?", near))
-			}
-			return "", "", bad("")
-		}
-		return tomlfile.String(lv), lv, nil
-	case KindModel:
-		if v == "" {
-			return "", "", bad("")
-		}
-		if _, merr := c.Model(v); merr != nil {
-			return "", "", fmt.Errorf("%s: %w", s.Key, merr)
-		}
-	case KindProfile:
-		if v == "" {
-			return "", "", bad("")
-		}
-	case KindText:
-		switch {
-		case v != "" && s.valid != nil && !s.valid(v):
-			return "", "", bad("")
-		case strings.ContainsAny(v, "\n\r"):
-			return "", "", bad("it must be one line")
-		}
-	}
-	return tomlfile.String(v), v, nil
 }
 
 // SettingValue is a setting as this run sees it.
