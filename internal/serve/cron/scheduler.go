@@ -59,10 +59,23 @@ type Options struct {
 	Clock    Clock         // nil: the machine's
 	Grace    time.Duration // 0: DefaultGrace
 	Logger   *slog.Logger  // nil: discard
+	// Claims, when set, is asked before each tick fires: replicas sharing the job
+	// file fire a tick only where the claim is won, so each tick runs once.
+	Claims TickClaimer
 	// Report, if set, hears of every run and skipped tick once it is recorded;
 	// runs end in their own goroutines, so it may be called concurrently.
 	Report func(Summary)
 }
+
+// TickClaimer hands each (job, tick) to one of the replicas that ask: the shared
+// state on PostgreSQL.
+type TickClaimer interface {
+	ClaimTick(ctx context.Context, job string, tick time.Time) (bool, error)
+}
+
+// claimWait bounds a tick's claim; judgement: the database answers in
+// milliseconds, and a tick held longer is late for its own schedule.
+const claimWait = 10 * time.Second
 
 // Scheduler fires jobs on their schedules. Each job runs at most once at a time:
 // a tick while it still runs is skipped and recorded.
@@ -161,6 +174,9 @@ func catchUp(s Schedule, first, now time.Time) (time.Time, int) {
 
 // fire starts a run of j for the tick at, unless its previous run still goes.
 func (s *Scheduler) fire(ctx context.Context, j *Job, at time.Time, missed int) {
+	if !s.claim(ctx, j, at) {
+		return
+	}
 	if missed > 0 {
 		s.log.Warn("cron: ticks missed, running the latest once", "job", j.Name, "missed", missed, "tick", at)
 		s.record(&Summary{Job: j.Name, Status: StatusMissed, Schedule: j.Schedule.Spec, FiredAt: at, Missed: missed,
@@ -214,4 +230,24 @@ func (s *Scheduler) record(sum *Summary) {
 	if s.opts.Report != nil {
 		s.opts.Report(*sum)
 	}
+}
+
+// claim reports whether this replica fires j's tick at. A claim that fails (the
+// database unreachable) does not fire: a tick lost is logged, a tick run twice
+// could not be undone.
+func (s *Scheduler) claim(ctx context.Context, j *Job, at time.Time) bool {
+	if s.opts.Claims == nil {
+		return true
+	}
+	cctx, cancel := context.WithTimeout(ctx, claimWait)
+	defer cancel()
+	won, err := s.opts.Claims.ClaimTick(cctx, j.Name, at)
+	if err != nil {
+		s.log.Error("cron: cannot claim the tick, not firing it", "job", j.Name, "tick", at, "err", err)
+		return false
+	}
+	if !won {
+		s.log.Debug("cron: tick fired by another replica", "job", j.Name, "tick", at)
+	}
+	return won
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -492,5 +493,85 @@ func TestSchedulerRecordsAnAgentThatCannotStart(t *testing.T) {
 	readJSON(t, filepath.Join(s.HistoryDir, metaFile), &m)
 	if m.Error == nil || !strings.Contains(*m.Error, "not found") {
 		t.Errorf("meta = %+v", m)
+	}
+}
+
+// claimsOnce hands each (job, tick) to the first asker only, as the shared state
+// does across replicas; fail makes every claim fail.
+type claimsOnce struct {
+	mu    sync.Mutex
+	taken map[string]bool
+	fail  bool
+}
+
+func (c *claimsOnce) ClaimTick(_ context.Context, job string, tick time.Time) (bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.fail {
+		return false, errors.New("database unreachable")
+	}
+	key := job + "@" + tick.String()
+	if c.taken[key] {
+		return false, nil
+	}
+	c.taken[key] = true
+	return true, nil
+}
+
+func TestSchedulersSharingClaimsFireEachTickOnce(t *testing.T) {
+	t.Parallel()
+	claims := &claimsOnce{taken: map[string]bool{}}
+	var fixtures []*fixture
+	for range 3 {
+		f := newFixture(t, reportJob, "shared")
+		f.sched.opts.Claims = claims
+		f.run()
+		fixtures = append(fixtures, f)
+	}
+	for minute := 1; minute <= 3; minute++ {
+		for _, f := range fixtures {
+			f.clock.Set(start.Add(time.Duration(minute) * time.Minute))
+		}
+		for _, f := range fixtures {
+			f.asleep()
+		}
+	}
+	// Each tick's run reports once it ends; a tick fired twice would report twice.
+	ticks := map[time.Time]int{}
+	deadline := time.After(testWait)
+	for total := 0; total < 3; {
+		for _, f := range fixtures {
+			select {
+			case s := <-f.reports:
+				ticks[s.FiredAt]++
+				total++
+			case <-deadline:
+				t.Fatalf("runs reported: %v, want one for each of 3 ticks", ticks)
+			default:
+			}
+		}
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond)
+	for _, f := range fixtures {
+		select {
+		case s := <-f.reports:
+			t.Fatalf("tick %s reported again", s.FiredAt)
+		default:
+		}
+	}
+	if len(ticks) != 3 {
+		t.Fatalf("ticks fired: %v, want 3 distinct", ticks)
+	}
+}
+
+func TestSchedulerDoesNotFireATickItCannotClaim(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, reportJob, "shared")
+	f.sched.opts.Claims = &claimsOnce{fail: true}
+	f.run()
+	f.at(time.Minute)
+	if got := f.agent.requests(); len(got) != 0 {
+		t.Fatalf("fired a tick whose claim failed: %d runs", len(got))
 	}
 }

@@ -51,6 +51,16 @@ type Locks struct {
 	mu         sync.Mutex
 	byKey      map[string]*queue
 	avgHold    time.Duration // moving average of how long a run holds its workspace
+	// across, when set, also keeps other servers out of a workspace (see Across).
+	across func(ctx context.Context, workspace string) (release func(), err error)
+}
+
+// Across makes every lock of l also take lock, which keeps the other servers that
+// share the workspaces out (PostgreSQL's advisory lock between replicas). It is taken
+// once this server's queue has granted the workspace, and released before it is
+// handed on. Call it before the first Acquire.
+func (l *Locks) Across(lock func(ctx context.Context, workspace string) (release func(), err error)) {
+	l.across = lock
 }
 
 type queue struct {
@@ -116,6 +126,21 @@ func (l *Locks) Enqueue(workspace string) (*Ticket, error) {
 // When ctx ends first the ticket leaves the queue (or passes on a lock handed to it
 // meanwhile) and the context's error is returned.
 func (t *Ticket) Wait(ctx context.Context) (release func(), err error) {
+	here, err := t.waitHere(ctx)
+	if err != nil || t.l.across == nil {
+		return here, err
+	}
+	outer, err := t.l.across(ctx, t.workspace)
+	if err != nil {
+		here()
+		return nil, fmt.Errorf("wait for workspace %s: %w", t.workspace, err)
+	}
+	var once sync.Once
+	return func() { once.Do(func() { outer(); here() }) }, nil
+}
+
+// waitHere waits for the ticket's turn among this server's runs.
+func (t *Ticket) waitHere(ctx context.Context) (release func(), err error) {
 	l := t.l
 	if t.w == nil {
 		if ctx.Err() != nil {

@@ -3,6 +3,8 @@ package workspace
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -218,5 +220,46 @@ func TestEnqueueTakesAPlaceAtOnce(t *testing.T) {
 	}
 	if busy := l.Busy(); len(busy) != 0 {
 		t.Errorf("abandoned ticket still holds: %+v", busy)
+	}
+}
+
+func TestAcrossIsTakenAfterTheTurnAndReleasedBeforeTheNext(t *testing.T) {
+	l := NewLocks(4)
+	var log []string
+	var mu sync.Mutex
+	say := func(s string) { mu.Lock(); log = append(log, s); mu.Unlock() }
+	l.Across(func(ctx context.Context, ws string) (func(), error) {
+		say("across " + ws)
+		return func() { say("release across") }, nil
+	})
+	rel, err := l.Acquire(context.Background(), "/w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := make(chan func())
+	go func() {
+		r, err := l.Acquire(context.Background(), "/w")
+		if err != nil {
+			t.Error(err)
+		}
+		second <- r
+	}()
+	time.Sleep(20 * time.Millisecond)
+	rel()
+	(<-second)()
+	want := []string{"across /w", "release across", "across /w", "release across"}
+	if !slices.Equal(log, want) {
+		t.Fatalf("order = %q, want %q", log, want)
+	}
+}
+
+func TestAFailedAcrossLockFreesTheWorkspaceHere(t *testing.T) {
+	l := NewLocks(4)
+	l.Across(func(ctx context.Context, ws string) (func(), error) { return nil, errors.New("database down") })
+	if _, err := l.Acquire(context.Background(), "/w"); err == nil || !strings.Contains(err.Error(), "database down") {
+		t.Fatalf("acquire with a failing cross-server lock: %v", err)
+	}
+	if b := l.Busy(); len(b) != 0 {
+		t.Fatalf("workspace still held here after the failure: %+v", b)
 	}
 }
