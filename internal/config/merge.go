@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/etalab-ia/albert-code/internal/config/tomlfile"
 )
@@ -23,6 +24,11 @@ func constOrigin(s Source) origin { return func(string) Source { return s } }
 func fieldError(o origin, raw, key, msg, suggestion string) error {
 	s := o(raw)
 	e := &tomlfile.Error{Key: key, Msg: msg, Suggestion: suggestion}
+	// Some checks pass what to do rather than a near value: a sentence is a
+	// hint, never a "did you mean".
+	if strings.ContainsRune(suggestion, ' ') {
+		e.Suggestion, e.Hint = "", suggestion
+	}
 	if s.Kind == SourceFile {
 		e.Where, e.Line = s.Name, s.Line
 	} else {

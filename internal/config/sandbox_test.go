@@ -28,6 +28,9 @@ func TestSandboxRefusedInProjectFile(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "not read from a project file") || !strings.Contains(err.Error(), ".albert-code.toml") {
 		t.Fatalf("a project [sandbox] table was not refused: %v", err)
 	}
+	if strings.Contains(err.Error(), "did you mean") || !strings.Contains(err.Error(), "; move it to your global config") {
+		t.Errorf("the advice reads as a typo suggestion: %v", err)
+	}
 }
 
 func TestSandboxOffFromEnvironment(t *testing.T) {

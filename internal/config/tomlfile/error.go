@@ -21,6 +21,8 @@ type Error struct {
 	Msg string
 	// Suggestion is the closest valid key or value, if one is close enough.
 	Suggestion string
+	// Hint says what to do instead, in a sentence.
+	Hint string
 }
 
 func (e *Error) Error() string {
@@ -40,6 +42,10 @@ func (e *Error) Error() string {
 	b.WriteString(e.Msg)
 	if e.Suggestion != "" {
 		fmt.Fprintf(&b, " (did you mean %q?)", e.Suggestion)
+	}
+	if e.Hint != "" {
+		b.WriteString("; ")
+		b.WriteString(e.Hint)
 	}
 	return b.String()
 }
