@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/etalab-ia/albert-code/internal/graph/webmap"
 	"github.com/etalab-ia/albert-code/internal/llm/ratelimit"
 	"github.com/etalab-ia/albert-code/internal/serve/api"
 	serveconfig "github.com/etalab-ia/albert-code/internal/serve/config"
@@ -24,6 +25,9 @@ func newServeConsole(c serveconfig.Config, store runstore.Store, root *workspace
 		return nil, nil
 	}
 	opts := console.Options{Store: store, Root: root, Tokens: c.API.Tokens, Cancel: srv.CancelHandler(), Logger: logger}
+	// Each workspace's code graph map, read from the index its agents keep (no
+	// build button: an index is built by `graph index` or the agent's code_graph).
+	opts.Map = webmap.NewWorkspaces(func(name string) (string, error) { return root.Workspace(name, false) }, webmap.Options{})
 	if sched != nil {
 		opts.Cron = sched
 	}

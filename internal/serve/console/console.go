@@ -49,6 +49,9 @@ type Options struct {
 	// Quota reads the rate-limit state of the configured models; nil when the
 	// backend keeps none (a CLI agent counts its own calls).
 	Quota func(now time.Time) []ratelimit.Snapshot
+	// Map serves each workspace's code graph map under /ui/map/NAME/ behind the
+	// login (webmap.Workspaces); nil leaves it out.
+	Map http.Handler
 	// SessionTTL bounds a login (0: DefaultSessionTTL).
 	SessionTTL time.Duration
 	// Now is the clock of sessions and durations (nil: time.Now).
@@ -119,6 +122,9 @@ func (c *Console) Mount(mux *http.ServeMux) {
 	}
 	for pattern, h := range private {
 		mux.Handle(pattern, secured(c.authorize(h)))
+	}
+	if c.opts.Map != nil {
+		mux.Handle("GET /ui/map/", secured(c.authorize(http.StripPrefix("/ui/map", c.opts.Map).ServeHTTP)))
 	}
 }
 
