@@ -193,7 +193,7 @@ func printCronListing(w io.Writer, rows []cronJobListing) {
 // the serve layer's backend through its runner, and take the same workspace
 // locks as the other modes. A non-nil notifier (the bot of this process) sends
 // the notifications; otherwise cron builds its own sender when jobs name a chat.
-func newServeCron(c serveconfig.Config, home string, backend adapter.Backend, root *workspace.Root, locks *workspace.Locks, notifier cron.Notifier, logger *slog.Logger) (*cron.Scheduler, error) {
+func newServeCron(c serveconfig.Config, home string, backend adapter.Backend, root *workspace.Root, locks *workspace.Locks, notifier cron.Notifier, claims cron.TickClaimer, logger *slog.Logger) (*cron.Scheduler, error) {
 	if !c.Cron.Enabled {
 		return nil, nil
 	}
@@ -225,7 +225,7 @@ func newServeCron(c serveconfig.Config, home string, backend adapter.Backend, ro
 		Agent: cron.AgentFunc(func(ctx context.Context, req adapter.Request) (adapter.Result, error) {
 			return rn.Run(ctx, backend, req, nil)
 		}),
-		Notifier: notifier,
+		Notifier: notifier, Claims: claims,
 	})
 	if err != nil {
 		return nil, usageError("%v", err)

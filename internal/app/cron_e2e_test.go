@@ -217,7 +217,7 @@ func TestCronModeYieldsToTheAPI(t *testing.T) {
 		v, ok := map[string]string{"ALBERT_CODE_API_MODE": "1", "ALBERT_CODE_CRON_MODE": "1", "ALBERT_CODE_CRON_MODE_FILE": "/nonexistent.yml"}[k]
 		return v, ok
 	}})
-	sched, err := newServeCron(c, t.TempDir(), nil, nil, nil, nil, slog.New(slog.NewTextHandler(&log, nil)))
+	sched, err := newServeCron(c, t.TempDir(), nil, nil, nil, nil, nil, slog.New(slog.NewTextHandler(&log, nil)))
 	if sched != nil || err != nil || !strings.Contains(log.String(), "the API mode wins") {
 		t.Errorf("sched %v, err %v, log %s", sched, err, log.String())
 	}

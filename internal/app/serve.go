@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"sync"
@@ -33,6 +32,7 @@ import (
 	"github.com/etalab-ia/albert-code/internal/serve/problems"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
 	"github.com/etalab-ia/albert-code/internal/serve/runstore"
+	"github.com/etalab-ia/albert-code/internal/serve/telegram"
 	"github.com/etalab-ia/albert-code/internal/serve/workspace"
 )
 
@@ -97,19 +97,13 @@ func runServe(cmd *cobra.Command, src serveconfig.Source) error {
 	if err != nil {
 		return &exitError{code: ExitError, err: err}
 	}
-	storePath := c.RunStore
-	if storePath == "" {
-		storePath = filepath.Join(home, "serve", "runs.db")
-	}
-	store, err := runstore.OpenSQLite(storePath, runstore.Options{Retention: c.Retention})
+	store, err := openServeStore(ctx, c, home, logger)
 	if err != nil {
 		return &exitError{code: ExitError, err: err}
 	}
 	defer store.Close()
-	if n := store.Interrupted(); n > 0 {
-		logger.Warn("runs interrupted by the last stop are marked failed", "runs", n)
-	}
-	killLeftovers(store, logger)
+	defer store.keepAlive(ctx, logger)()
+	killLeftovers(store.leftovers, logger)
 	if sb, ok := backend.(interface{ SandboxNotice() string }); ok {
 		if n := sb.SandboxNotice(); n != "" {
 			logger.Warn("sandbox: " + n)
@@ -132,9 +126,13 @@ func runServe(cmd *cobra.Command, src serveconfig.Source) error {
 	if n, err := workspace.Sweep("", ephemeralMaxAge); err != nil || n > 0 {
 		logger.Info("swept ephemeral workspaces left by a crash", "removed", n, "err", err)
 	}
+	locks := workspace.NewLocks(c.QueueBound)
+	if store.pg != nil {
+		locks.Across(store.pg.LockWorkspace)
+	}
 	srv, err := api.New(api.Options{
 		Backend: backend, Store: store, Root: root, Tokens: c.API.Tokens, MaxBody: c.API.MaxBody,
-		Locks:  workspace.NewLocks(c.QueueBound),
+		Locks:  locks,
 		Runner: runner.New(runnerOptions(c)),
 		Logger: logger,
 	})
@@ -164,7 +162,11 @@ func runServe(cmd *cobra.Command, src serveconfig.Source) error {
 	if tgBot != nil {
 		notifier = tgBot.Notifier()
 	}
-	sched, err := newServeCron(c, home, backend, root, srv.Locks(), notifier, logger)
+	var claims cron.TickClaimer
+	if store.pg != nil {
+		claims = store.pg
+	}
+	sched, err := newServeCron(c, home, backend, root, srv.Locks(), notifier, claims, logger)
 	if err != nil {
 		return err
 	}
@@ -226,9 +228,9 @@ func runServe(cmd *cobra.Command, src serveconfig.Source) error {
 		// Like the scheduler: on a stop, runs get the bot's grace period, then
 		// their process groups are stopped.
 		cronWG.Go(func() {
-			if err := tgBot.Run(ctx); err != nil {
-				logger.Error("telegram: bot", "err", err)
-			}
+			store.runTelegram(ctx, tgBot, func() (*telegram.Bot, error) {
+				return newServeTelegram(c, home, backend, root, srv.Locks(), logger)
+			}, logger)
 		})
 	}
 	limits := api.ConnLimits{KeepAliveTimeout: c.API.KeepAliveTimeout, BodyTimeout: c.API.BodyTimeout,

@@ -18,7 +18,10 @@ const leftoverWrite = 10 * time.Second
 // running (the store already marked those runs interrupted), before any new run
 // can meet them in a workspace. A group that cannot be proven to be the recorded
 // one is left alone and forgotten; one that could not be checked stays on record.
-func killLeftovers(store *runstore.SQLite, logger *slog.Logger) {
+func killLeftovers(store interface {
+	Leftovers() []runstore.RunGroup
+	RemoveGroup(ctx context.Context, id string, g proctrack.Group) error
+}, logger *slog.Logger) {
 	for _, lg := range store.Leftovers() {
 		n, err := proctrack.KillLeftover(lg.Group)
 		switch {

@@ -75,6 +75,9 @@ type Config struct {
 	// RunStore is the SQLite file of the run store; empty means the caller's
 	// default (under ALBERT_CODE_HOME).
 	RunStore string
+	// DatabaseURL, when set, puts the runs and the cluster's state in PostgreSQL,
+	// shared by every replica given the same URL; RunStore is then unused.
+	DatabaseURL string
 
 	// origin is the variable or flag each setting came from, by Suffix.
 	origin map[string]string

@@ -149,6 +149,8 @@ var Settings = []*Setting{
 		set: func(c *Config, v string) error { return parseDuration(v, &c.Retention) }},
 	{Suffix: "RUN_STORE", Flag: "run-store", Help: "SQLite file of the run store (default: serve/runs.db under ALBERT_CODE_HOME)",
 		set: func(c *Config, v string) error { c.RunStore = v; return nil }},
+	{Suffix: "DATABASE_URL", Flag: "database-url", Secret: true, Help: "postgres:// URL of the state shared by many replicas (default: the SQLite run store)",
+		set: func(c *Config, v string) error { c.DatabaseURL = v; return nil }},
 }
 
 func modeSwitch(m Mode, flag string, original bool, help string, field func(*Config) *bool) *Setting {
