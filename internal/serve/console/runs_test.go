@@ -170,3 +170,21 @@ func TestCancelGoesThroughTheAPIAndSaysSo(t *testing.T) {
 		t.Errorf("a finished run offers a cancel")
 	}
 }
+
+// A reconnecting stream (the browser sends the last id it saw) resumes after it.
+func TestRunEventsResumeAfterLastEventID(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, nil)
+	f.login()
+	f.addRun("done", "p", runstore.Completed)
+	ctx := context.Background()
+	for _, text := range []string{"a", "b", "c"} {
+		if err := f.store.AppendEvents(ctx, "done", []runstore.Event{{Type: "delta", Data: []byte(`{"text":"` + text + `"}`)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, body := f.get("/ui/runs/done/events", "Accept", "text/event-stream", "Last-Event-ID", "2")
+	if strings.Count(body, "event: run") != 1 || !strings.Contains(body, `"seq":3`) || !strings.HasSuffix(body, "event: end\ndata: \"completed\"\n\n") {
+		t.Errorf("resumed stream:\n%s", body)
+	}
+}
