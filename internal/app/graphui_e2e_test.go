@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -105,5 +106,53 @@ func TestGraphUIRefusesAnAddressItCannotListenOn(t *testing.T) {
 	r := h.run("graph", "--repo", repo, "ui", "--addr", "256.0.0.1:1")
 	if r.code != ExitUsage || !strings.Contains(r.stderr, "listen on 256.0.0.1:1") || !strings.Contains(r.stderr, "--addr") {
 		t.Fatalf("exit %d, stderr %s", r.code, r.stderr)
+	}
+}
+
+// TestGraphUIOpenStartsTheBrowserOnThePrintedURL: --open runs the desktop's
+// opener (xdg-open here, a script that records its argument) on the URL printed.
+func TestGraphUIOpenStartsTheBrowserOnThePrintedURL(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	repo := graphRepo(t, h)
+	bin := filepath.Join(h.work, "bin")
+	opened := filepath.Join(h.work, "opened")
+	h.writeUnder(bin, "xdg-open", "#!/bin/sh\nprintf '%s' \"$1\" > "+opened+".tmp && mv "+opened+".tmp "+opened+"\n")
+	if err := os.Chmod(filepath.Join(bin, "xdg-open"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := h.command(ctx, "graph", "--repo", repo, "ui", "--open")
+	for i, kv := range cmd.Env {
+		if strings.HasPrefix(kv, "PATH=") {
+			cmd.Env[i] = "PATH=" + bin + string(os.PathListSeparator) + strings.TrimPrefix(kv, "PATH=")
+		}
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Signal(os.Interrupt); _ = cmd.Wait() }()
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := strings.TrimSpace(line[strings.LastIndex(line, " at ")+4:])
+	for {
+		got, err := os.ReadFile(opened)
+		if err == nil {
+			if string(got) != url {
+				t.Fatalf("opened %q, want the printed %q", got, url)
+			}
+			return
+		}
+		if ctx.Err() != nil {
+			t.Fatal("the browser was never opened")
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
