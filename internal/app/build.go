@@ -8,7 +8,6 @@ import (
 	"github.com/etalab-ia/albert-code/internal/graph/agenttool"
 	"github.com/etalab-ia/albert-code/internal/graph/golang"
 	"github.com/etalab-ia/albert-code/internal/graph/index"
-	"github.com/etalab-ia/albert-code/internal/graph/query"
 	"github.com/etalab-ia/albert-code/internal/graph/treesitter"
 )
 
@@ -51,18 +50,7 @@ func (e *env) codeGraph() *agenttool.Tool {
 		// compiles nothing of the repository's own code but its cgo C files, so cgo is
 		// off here (those files fall back to tree-sitter).
 		goOpts.Env = append(goOpts.Env, "CGO_ENABLED=0")
-		var vectors query.VectorLeg
-		if e.Config.Graph.EmbeddingsModel != "" {
-			cfg := e.Config
-			vectors = &lazyVectors{open: func() query.VectorLeg {
-				path, err := graphDBPath(root, true)
-				if err != nil {
-					return &vectorSearch{err: err}
-				}
-				leg, _ := vectorLegFor(cfg, path) // the cache stays open for the session
-				return leg.asLeg()
-			}}
-		}
+		vectors := e.GraphEmbeddings().Lazy(func() (string, error) { return graphDBPath(root, true) })
 		e.graph = agenttool.New(agenttool.Config{
 			Vectors:   vectors,
 			Root:      root,

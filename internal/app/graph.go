@@ -108,7 +108,13 @@ func newGraphIndexCmd() *cobra.Command {
 			if f, ok := cmd.ErrOrStderr().(*os.File); ok && term.IsTerminal(int(f.Fd())) && !asJSON {
 				opts.Progress = progressBar(f)
 			}
-			rep, err := index.Run(cmd.Context(), root, st, opts)
+			rep, err := index.RunInPasses(cmd.Context(), root, st, opts, func(first *index.Report) {
+				if opts.Progress != nil {
+					fmt.Fprint(cmd.ErrOrStderr(), "\r\033[K")
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "first pass in %v: %s read by tree-sitter, answers are lower bounds (%s); the type checker's pass follows\n",
+					first.Duration.Round(time.Millisecond), countOf(first.Files, "file"), golang.TypesPending)
+			})
 			if opts.Progress != nil {
 				fmt.Fprint(cmd.ErrOrStderr(), "\r\033[K")
 			}
@@ -256,7 +262,7 @@ implementations) within a budget.`,
 				if path, err := graphDBPath(root, false); err == nil {
 					leg, closeLeg := vectorLeg(root, path)
 					defer closeLeg()
-					opts.Vectors = leg.asLeg()
+					opts.Vectors = leg.AsLeg()
 				}
 			}
 			a, err := query.AskWith(ctx, st, args[0], args[1], opts)

@@ -45,7 +45,7 @@ which beats full.`,
 			if path, err := graphDBPath(root, true); err == nil {
 				leg, closeLeg := vectorLeg(root, path)
 				defer closeLeg()
-				vectors = leg.asLeg()
+				vectors = leg.AsLeg()
 			}
 			// The server keeps the index open and the tree watched until it ends.
 			life, end := context.WithCancel(cmd.Context())

@@ -21,8 +21,8 @@ import (
 //   - the typed full index (`graph index --rebuild`) against the time and peak
 //     memory of go/packages loading the same module with types and syntax,
 //     tests included (the loadfloor role): what type-checking costs at least;
-//   - the first tree-sitter answers (the tsindex role: walk, parse, store, the
-//     cross-file pass; no type checker) against universal-ctags -R;
+//   - the first tree-sitter answers (the tsindex role: the engine's first
+//     pass: walk, parse, store; no type checker) against universal-ctags -R;
 //   - the index on disk, table by table (SQLite's dbstat);
 //   - a running `graph mcp` server: find_callers and a trivial query_graph
 //     (SELECT 1) over many calls, communities asked twice, the first answer
@@ -208,8 +208,7 @@ func printScale(w io.Writer, r *scaleReport) {
 		{"tree-sitter index (first answers)", r.TreeSitter}, {"universal-ctags -R", r.Ctags}} {
 		fmt.Fprintf(w, "| %s | %.2f | %.0f |\n", row.name, row.m.Wall.Seconds(), mib(row.m.MaxRSS))
 	}
-	fmt.Fprintf(w, "\nTree-sitter index phases (ms): scan %.0f, extract %.0f, store %.0f, cross-file pass %.0f\n\n",
-		r.TreeSitterPhases["scan_ms"], r.TreeSitterPhases["extract_ms"], r.TreeSitterPhases["store_ms"], r.TreeSitterPhases["resolve_ms"])
+	fmt.Fprintf(w, "\nFirst pass, in-process (ms): %.0f\n\n", r.TreeSitterPhases["first_pass_ms"])
 	fmt.Fprintf(w, "Index folder: %.1f MiB (", float64(r.IndexBytes)/(1<<20))
 	first := true
 	for name, n := range r.IndexFiles {

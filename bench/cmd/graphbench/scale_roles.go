@@ -7,16 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"golang.org/x/tools/go/packages"
 
-	"github.com/etalab-ia/albert-code/internal/graph"
 	"github.com/etalab-ia/albert-code/internal/graph/index"
-	"github.com/etalab-ia/albert-code/internal/graph/resolve"
 	"github.com/etalab-ia/albert-code/internal/graph/store"
 	"github.com/etalab-ia/albert-code/internal/graph/treesitter"
 )
@@ -66,17 +62,13 @@ func runLoadFloor(dir string) error {
 	return json.NewEncoder(os.Stdout).Encode(map[string]int{"modules": len(dirs), "packages": pkgs, "errors": errs})
 }
 
-// runTreeSitterIndex builds the index the first answers come from: the walk,
-// tree-sitter extraction of every file on every core, the store, the cross-file
-// pass; no type checker.
+// runTreeSitterIndex builds the index the first answers come from: the
+// engine's first pass (index.Options.FirstPass: the walk, tree-sitter extraction
+// of every file, Go included, on every core, the store; no type checker, the
+// cross-file pass left for the typed pass), as `graph index` runs it on a new
+// index before the type checker's pass lands.
 func runTreeSitterIndex(dir, dbPath string) error {
 	ctx := context.Background()
-	phases := map[string]float64{}
-	mark := time.Now()
-	lap := func(name string) {
-		phases[name+"_ms"] = ms(time.Since(mark))
-		mark = time.Now()
-	}
 	if err := store.Remove(dbPath); err != nil {
 		return err
 	}
@@ -85,47 +77,11 @@ func runTreeSitterIndex(dir, dbPath string) error {
 		return err
 	}
 	defer st.Close()
-	scan, err := index.ScanTree(ctx, dir, index.Limits{})
-	if err != nil {
+	start := time.Now()
+	if _, err := index.Run(ctx, dir, st, index.Options{FirstPass: true, Extract: treesitter.Extractor{}.Extract}); err != nil {
 		return err
 	}
-	lap("scan")
-	facts := make([]graph.FileFacts, len(scan.Files))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	ex := treesitter.Extractor{}
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range next {
-				f := scan.Files[i]
-				base := graph.FileFacts{Path: f.Rel, Language: f.Language, Hash: f.Hash, Size: f.Size}
-				src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f.Rel)))
-				if err == nil {
-					if got, err := ex.Extract(ctx, f.Rel, f.Language, src); err == nil {
-						got.Path, got.Language, got.Hash, got.Size = f.Rel, f.Language, f.Hash, f.Size
-						base = got
-					} else {
-						base.ParseError = err.Error()
-					}
-				}
-				facts[i] = base
-			}
-		})
-	}
-	for i := range scan.Files {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	lap("extract")
-	if err := st.ReplaceFiles(ctx, facts, nil); err != nil {
-		return err
-	}
-	lap("store")
-	if _, err := resolve.Update(ctx, st, dir, resolve.Options{}); err != nil {
-		return err
-	}
-	lap("resolve")
+	phases := map[string]float64{"first_pass_ms": ms(time.Since(start))}
 	stats, err := st.Stats(ctx)
 	if err != nil {
 		return err

@@ -205,6 +205,16 @@ func (s errorSet) sorted() []Error {
 // tree-sitter fallback cite it.
 const MetaLoadError = "go_load_error"
 
+// MetaTypesPending is the store meta key the indexer sets to TypesPending while
+// its Go facts come from tree-sitter because the type checker's pass has not
+// landed yet (a first index answers before the module is type-checked), and
+// clears when it lands: answers about Go are lower bounds until then.
+const MetaTypesPending = "go_types_pending"
+
+// TypesPending is MetaTypesPending's value while the type checker's pass is due,
+// written as answers cite it.
+const TypesPending = "type-checking in progress"
+
 // maxLoadErrorLines bounds LoadErrorText: the go command's first lines say
 // what failed (a go.mod line, a Go version); the rest repeats it. A judgement.
 const maxLoadErrorLines = 5

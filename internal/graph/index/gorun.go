@@ -52,17 +52,20 @@ type goRun struct {
 // file added, removed or renamed, go.mod, build constraints, an edit that does
 // not type-check, a package with errors) reloads the module with the go command,
 // since Go edges cross files. Report says which and why.
-func extractGoChanges(ctx context.Context, root string, st *store.Store, opts Options, scan *Scan, changes Changes, todo []File, removed []string, rep *Report) (*goRun, error) {
+//
+// After a first pass (pending), the module is loaded whatever changed: its Go
+// facts are tree-sitter's until then.
+func extractGoChanges(ctx context.Context, root string, st *store.Store, opts Options, scan *Scan, changes Changes, todo []File, removed []string, pending bool, rep *Report) (*goRun, error) {
 	var mods map[string]string
 	if !opts.Rebuild {
 		mods = loadModFiles(ctx, st)
 	}
 	modFile, modChanged := golang.ModFilesChanged(root, mods)
-	if !anyGo(todo) && !anyGoPath(removed) && !modChanged {
+	if !anyGo(todo) && !anyGoPath(removed) && !modChanged && !pending {
 		return &goRun{done: map[string]bool{}}, nil
 	}
 	var snap *golang.Snapshot
-	if !opts.Rebuild {
+	if !opts.Rebuild && !pending {
 		snap = loadSnapshot(ctx, st)
 	}
 	// Export data written by earlier updates that the stored snapshot no longer
@@ -70,6 +73,8 @@ func extractGoChanges(ctx context.Context, root string, st *store.Store, opts Op
 	opts.Go.ExportDir = goExportDir(st)
 	golang.CleanExports(opts.Go.ExportDir, snap)
 	switch {
+	case pending:
+		rep.GoFullReason = "the type checker's pass after the first answers"
 	case snap == nil:
 		rep.GoFullReason = "first Go load (or rebuild)"
 	case modChanged:
@@ -87,7 +92,7 @@ func extractGoChanges(ctx context.Context, root string, st *store.Store, opts Op
 		}
 		rep.GoFullReason = reason
 	}
-	return fullGo(ctx, root, st, opts, scan, todo, rep)
+	return fullGo(ctx, root, st, opts, scan, todo, pending, rep)
 }
 
 // updateGo re-extracts edited Go files with golang.Update. After an edit
@@ -166,10 +171,17 @@ func keepImplements(ctx context.Context, st *store.Store, f *graph.FileFacts) er
 
 // fullGo runs the type checker over the module and keeps its snapshot for the
 // next run's Update (saved after the facts: a snapshot must never describe
-// facts the store does not hold).
-func fullGo(ctx context.Context, root string, st *store.Store, opts Options, scan *Scan, todo []File, rep *Report) (*goRun, error) {
+// facts the store does not hold). A load made beforehand (opts.typed) is used
+// instead of loading.
+func fullGo(ctx context.Context, root string, st *store.Store, opts Options, scan *Scan, todo []File, pending bool, rep *Report) (*goRun, error) {
 	run := &goRun{done: map[string]bool{}}
-	res, err := golang.Extract(ctx, root, opts.Go)
+	var res *golang.Result
+	var err error
+	if opts.typed != nil {
+		res, err = opts.typed.res, opts.typed.err
+	} else {
+		res, err = golang.Extract(ctx, root, opts.Go)
+	}
 	if err == nil {
 		rep.GoTypes, rep.GoErrors, rep.GoMode = true, len(res.Errors), "full"
 		rep.GoErrorList = golang.FirstErrors(res.Errors)
@@ -198,9 +210,9 @@ func fullGo(ctx context.Context, root string, st *store.Store, opts Options, sca
 	}
 	// All Go files are replaced with the module's fresh facts, not only the changed
 	// ones; the unchanged Go files the type checker did not cover go to the file
-	// extractor.
+	// extractor (after a first pass, tree-sitter's facts of them are current).
 	for _, f := range scan.Files {
-		if f.Language == "go" && !run.done[f.Rel] && !contains(todo, f.Rel) {
+		if !pending && f.Language == "go" && !run.done[f.Rel] && !contains(todo, f.Rel) {
 			run.more = append(run.more, f)
 		}
 	}

@@ -36,13 +36,26 @@ type Live struct {
 	head     string // HEAD at the last sync
 	at       string // the index's indexed_at at the last sync
 	stats    LiveStats
+	// pending: the store's Go facts wait for the type checker's pass, which
+	// typing runs in the background (live_types.go).
+	pending bool
+	typing  *typedPass
+	closed  bool
+	// holdTypes, when set, holds the background pass back until it is closed
+	// or receives (tests).
+	holdTypes chan struct{}
 }
 
 // LiveStats counts what a Live did, for tests and benchmarks.
 type LiveStats struct {
 	// FullScans are walks of the whole tree; DirScans listings of one changed
-	// directory; Runs index runs (each over what the scans found changed).
-	FullScans, DirScans, Runs int
+	// directory; Runs index runs (each over what the scans found changed);
+	// TypedPasses the type checker's passes landed in the background.
+	FullScans, DirScans, Runs, TypedPasses int
+	// TypesPending: the Go answers are lower bounds until the type checker's
+	// pass lands; TypesError is why the last background pass failed.
+	TypesPending bool
+	TypesError   string `json:",omitempty"`
 	// Watching is false when notifications are not available (WatchError says
 	// why): every sync then rescans the tree.
 	Watching   bool
@@ -73,6 +86,10 @@ func OpenLive(root, dbPath string, opts Options) (*Live, error) {
 	}
 	opts.Rebuild, opts.Progress = false, nil
 	l := &Live{root: root, dbPath: dbPath, opts: opts, st: st, dbFile: info}
+	if l.pending, err = typesPending(context.Background(), st); err != nil {
+		st.Close()
+		return nil, err
+	}
 	l.w, l.watchErr = newWatcher(root, filepath.Dir(dbPath))
 	return l, nil
 }
@@ -82,48 +99,63 @@ func OpenLive(root, dbPath string, opts Options) (*Live, error) {
 // needed (nil when the index was current). A question asked after an edit is
 // answered from an index that holds it: the watcher is first made to hear every
 // event queued before the call.
+//
+// While the type checker's pass is due (a first index), runs read Go with
+// tree-sitter and the pass runs in the background: questions do not wait for it.
 func (l *Live) Sync(ctx context.Context) (*store.Store, *Report, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if err := l.reopenIfReplaced(); err != nil {
+	rep, err := l.syncLocked(ctx)
+	if err != nil {
 		return nil, nil, err
+	}
+	l.startTypedPass()
+	return l.st.Lend(), rep, nil
+}
+
+// syncLocked is Sync under l.mu: the report of the run it made, if any.
+func (l *Live) syncLocked(ctx context.Context) (*Report, error) {
+	if err := l.reopenIfReplaced(); err != nil {
+		return nil, err
 	}
 	dirs, all := l.changes()
 	switch {
 	case all || l.scan == nil || l.scan.Truncated:
 		if err := l.fullScan(ctx); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	case len(dirs) > 0:
 		l.synced = false
 		full, err := l.rescanDirs(ctx, dirs)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if full {
 			if err := l.fullScan(ctx); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 		}
 	}
 	head := l.currentHead(ctx)
 	if l.synced && head == l.head {
-		return l.st.Lend(), nil, nil
+		return nil, nil
 	}
 	if !l.checked {
 		l.checked = true
 		if l.storeHolds(ctx, head) {
-			return l.st.Lend(), nil, nil
+			return nil, nil
 		}
 	}
-	rep, err := runScan(ctx, l.root, l.st, l.opts, l.scan, time.Now())
+	opts := l.opts
+	opts.FirstPass = l.pending
+	rep, err := runScan(ctx, l.root, l.st, opts, l.scan, time.Now())
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	l.stats.Runs++
 	l.synced, l.head = true, rep.Commit
 	l.at, _, _ = l.st.Meta(ctx, store.MetaIndexedAt)
-	return l.st.Lend(), rep, nil
+	return rep, nil
 }
 
 // currentHead is gitHead without starting git outside a git repository: every
@@ -193,6 +225,9 @@ func (l *Live) reopenIfReplaced() error {
 	}
 	l.st.Close()
 	l.st, l.dbFile, l.synced = st, info, false
+	if l.pending, err = typesPending(context.Background(), st); err != nil {
+		return err
+	}
 	// The index's folder may have been made anew, barrier file included: a new
 	// watcher, and a full scan to give it its directories.
 	if l.w != nil {
@@ -260,6 +295,7 @@ func (l *Live) Stats() LiveStats {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	s := l.stats
+	s.TypesPending = l.pending
 	s.Watching = l.w != nil && !l.w.broken()
 	switch {
 	case l.watchErr != nil:
@@ -272,6 +308,14 @@ func (l *Live) Stats() LiveStats {
 
 // Close stops watching and closes the store; lent handles stop working.
 func (l *Live) Close() error {
+	l.mu.Lock()
+	l.closed = true
+	typing := l.typing
+	l.mu.Unlock()
+	if typing != nil {
+		typing.cancel()
+		<-typing.done
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var errs []error

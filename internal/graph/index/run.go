@@ -34,6 +34,14 @@ type Options struct {
 	Go golang.Options
 	// Progress, when set, hears how many of the files to extract are done.
 	Progress func(done, total int)
+	// FirstPass answers first: Go is read by tree-sitter like code the type
+	// checker cannot load, the cross-file pass waits, and the store says
+	// golang.TypesPending until a run without FirstPass lands the type
+	// checker's pass (RunInPasses, or a Live in the background).
+	FirstPass bool
+	// typed is the module's load made beforehand, alongside the first pass:
+	// the Go leg uses it instead of loading.
+	typed *typedLoad
 }
 
 // Report says what a run did. Nothing is dropped silently: skipped paths, files
@@ -63,8 +71,11 @@ type Report struct {
 	GoErrorList []golang.Error `json:"go_error_list,omitempty"`
 	// GoMode is "incremental" when only the packages owning edited files were
 	// re-checked, "full" when the module was loaded; GoFullReason says why.
-	GoMode       string        `json:"go_mode,omitempty"`
-	GoFullReason string        `json:"go_full_reason,omitempty"`
+	GoMode       string `json:"go_mode,omitempty"`
+	GoFullReason string `json:"go_full_reason,omitempty"`
+	// TypesPending: this was a first pass; Go answers are lower bounds until the
+	// type checker's pass lands.
+	TypesPending bool          `json:"types_pending,omitempty"`
 	Commit       string        `json:"commit,omitempty"`
 	Duration     time.Duration `json:"duration_ns"`
 
@@ -139,9 +150,15 @@ func runScan(ctx context.Context, root string, st *store.Store, opts Options, sc
 		todo = append(todo, r.To)
 		removed = append(removed, r.From)
 	}
-	gr, err := extractGoChanges(ctx, root, st, opts, scan, changes, todo, removed, rep)
+	pending, err := typesPending(ctx, st)
 	if err != nil {
 		return nil, err
+	}
+	gr := &goRun{done: map[string]bool{}}
+	if !opts.FirstPass {
+		if gr, err = extractGoChanges(ctx, root, st, opts, scan, changes, todo, removed, pending, rep); err != nil {
+			return nil, err
+		}
 	}
 	facts, goDone := gr.facts, gr.done
 	todo = append(todo, gr.more...)
@@ -167,8 +184,13 @@ func runScan(ctx context.Context, root string, st *store.Store, opts Options, sc
 	if err := st.ReplaceFiles(ctx, facts, removed); err != nil {
 		return nil, err
 	}
-	if rep.Resolve, err = resolve.Update(ctx, st, root, resolve.Options{}); err != nil {
+	if err := settlePending(ctx, st, opts, pending, anyGo(todo), rep); err != nil {
 		return nil, err
+	}
+	if !opts.FirstPass {
+		if rep.Resolve, err = resolve.Update(ctx, st, root, resolve.Options{}); err != nil {
+			return nil, err
+		}
 	}
 	if rep.LeftOut, err = recordLeftOut(ctx, st, scan.Skipped); err != nil {
 		return nil, err

@@ -45,6 +45,9 @@ func goGaps(ctx context.Context, st *store.Store, n graph.Node, scope goScope) (
 	if n.Language != "go" {
 		return "", nil
 	}
+	if why, err := typesPendingWhy(ctx, st); err != nil || why != "" {
+		return why, err
+	}
 	if n.File == "" && scope != scopeTransitive {
 		scope = scopeModule // outside the repository: any file may use it
 	}
@@ -88,6 +91,9 @@ func goGapsIn(ctx context.Context, st *store.Store, files []string) (string, err
 	if len(files) == 0 {
 		return "", nil
 	}
+	if why, err := typesPendingWhy(ctx, st); err != nil || why != "" {
+		return why, err
+	}
 	if len(files) > maxGapFiles {
 		return goGaps(ctx, st, graph.Node{Language: "go"}, scopeTransitive)
 	}
@@ -100,6 +106,16 @@ func goGapsIn(ctx context.Context, st *store.Store, files []string) (string, err
 		quoted[i] = sqlString(f)
 	}
 	return gapsWhere(ctx, st, "f.path IN ("+strings.Join(quoted, ", ")+")", "1", loadErr)
+}
+
+// typesPendingWhy is the reason every Go answer is a lower bound while the
+// type checker's pass has not landed (a first index), "" otherwise.
+func typesPendingWhy(ctx context.Context, st *store.Store) (string, error) {
+	v, _, err := st.Meta(ctx, golang.MetaTypesPending)
+	if err != nil || v == "" {
+		return "", err
+	}
+	return v + ": the Go facts come from tree-sitter, and calls across files are not resolved yet, until the type checker's pass lands", nil
 }
 
 // maxGapFiles bounds the files goGapsIn names in its query; past it, the whole
