@@ -61,7 +61,7 @@ func runTUI(cmd *cobra.Command, f runFlags, prompt string) error {
 		Continue:      f.cont,
 		Resume:        f.resume,
 		ShowSetup:     f.setup,
-		Open: func(r tui.OpenRequest) (tui.Conversation, error) {
+		Open: func(r tui.OpenRequest) (*tui.Conversation, error) {
 			e, err := loadEnv(wd, ov, f.trust)
 			if err != nil {
 				return nil, err
@@ -72,8 +72,9 @@ func runTUI(cmd *cobra.Command, f runFlags, prompt string) error {
 				e.Close()
 				return nil, err
 			}
-			c := &envConversation{Session: s, env: e.Env}
-			quotaOnce.Do(func() { c.quota = e.QuotaWarnings(cmd.Context()) })
+			// Closing the conversation stops the MCP servers its Env started.
+			c := &tui.Conversation{Session: s, Untrusted: !e.Trusted, Release: e.Close}
+			quotaOnce.Do(func() { c.Notices = e.QuotaWarnings(cmd.Context()) })
 			return c, nil
 		},
 		ConfigText: func() (string, error) {
@@ -123,27 +124,6 @@ func runTUI(cmd *cobra.Command, f runFlags, prompt string) error {
 		return &exitError{code: ExitError, err: err}
 	}
 	return nil
-}
-
-// envConversation is a chat session that owns its Env: closing it stops the MCP
-// servers the Env started. Its warnings include the start-up quota lines.
-type envConversation struct {
-	*chat.Session
-	env   *agentenv.Env
-	quota []string
-}
-
-// Trusted says whether the folder was trusted when the conversation opened: the UI
-// marks an untrusted one and offers /trust.
-func (c *envConversation) Trusted() bool { return c.env.Trusted }
-
-func (c *envConversation) Close() {
-	c.Session.Close()
-	c.env.Close()
-}
-
-func (c *envConversation) Warnings() []string {
-	return append(c.Session.Warnings(), c.quota...)
 }
 
 // colorWanted honours NO_COLOR (no-color.org: any non-empty value) and dumb terminals.

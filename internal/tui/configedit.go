@@ -17,14 +17,14 @@ import (
 // EditableConfig is the configuration /config set saves into, read again from
 // the disk so that each value's source is the file as it is now.
 func (m *Model) EditableConfig() (*config.Config, error) {
-	c, ok := m.conv.(configured)
-	if !ok || c.Config() == nil {
-		if m.conv == nil {
-			return nil, errNotOpen
-		}
+	if m.conv == nil {
+		return nil, errNotOpen
+	}
+	c := m.conv.Config()
+	if c == nil {
 		return nil, slash.ErrUnavailable
 	}
-	return c.Config().Reload()
+	return c.Reload()
 }
 
 // OpenConfigEditor opens the settings editor (/config): its answer is saved by
@@ -99,7 +99,7 @@ func (m *Model) settingChoices(v config.SettingValue) []string {
 // pickModelScope asks whether the model picked in /model is for this session or
 // also the default, when the session can save it.
 func (m *Model) pickModelScope(name string) tea.Cmd {
-	if c, ok := m.conv.(configured); !ok || c.Config() == nil {
+	if m.sessionConfig() == nil {
 		return m.runLater("/model " + name)
 	}
 	items := []dialog.Item{

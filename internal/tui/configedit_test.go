@@ -29,11 +29,11 @@ func (l *loop) fileText(path string) string {
 }
 
 func (l *loop) threshold() float64 {
-	c, ok := l.m.conv.(configured)
-	if !ok || c.Config() == nil {
+	c := l.m.sessionConfig()
+	if c == nil {
 		return -1
 	}
-	return c.Config().Compaction.Threshold
+	return c.Compaction.Threshold
 }
 
 // /config lists the settings with their sources; a typed value saved in the

@@ -7,17 +7,20 @@ import (
 	"github.com/etalab-ia/albert-code/internal/slash"
 )
 
-// configured is a conversation that exposes its configuration (/fallback).
-type configured interface {
-	Config() *config.Config
+// sessionConfig is the open conversation's configuration; nil before it opens.
+func (m *Model) sessionConfig() *config.Config {
+	if m.conv == nil {
+		return nil
+	}
+	return m.conv.Config()
 }
 
 func (m *Model) conversationConfig() (*config.Config, error) {
-	c, ok := m.conv.(configured)
-	if !ok || c.Config() == nil {
+	c := m.sessionConfig()
+	if c == nil {
 		return nil, fmt.Errorf("/fallback: %w", slash.ErrUnavailable)
 	}
-	return c.Config(), nil
+	return c, nil
 }
 
 // AutoFallback says whether the rate limiter may move calls to a fallback model.

@@ -26,7 +26,7 @@ type loop struct {
 	srv   *fakemodel.Server
 	vars  map[string]string
 	work  string
-	convs []Conversation
+	convs []*chat.Session
 	envs  []*agentenv.Env
 }
 
@@ -76,7 +76,7 @@ func (l *loop) env() (*agentenv.Env, error) {
 		LookupEnv: func(k string) (string, bool) { v, ok := l.vars[k]; return v, ok }})
 }
 
-func (l *loop) open(r OpenRequest) (Conversation, error) {
+func (l *loop) open(r OpenRequest) (*Conversation, error) {
 	e, err := l.env()
 	if err != nil {
 		return nil, err
@@ -88,7 +88,7 @@ func (l *loop) open(r OpenRequest) (Conversation, error) {
 	}
 	l.convs = append(l.convs, c)
 	l.envs = append(l.envs, e)
-	return c, nil
+	return &Conversation{Session: c}, nil
 }
 
 func (l *loop) run(cmd tea.Cmd) {

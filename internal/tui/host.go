@@ -226,30 +226,23 @@ func (m *Model) Status() slash.Status {
 	return st
 }
 
-// limitTexts is what a conversation offers for /quota and /rpm.
-type limitTexts interface {
-	QuotaText(ctx context.Context) string
-	RPMText() (string, error)
-}
-
 // ShowQuota asks the server off the UI loop and shows the answer when it comes.
 func (m *Model) ShowQuota(ctx context.Context) error {
-	lt, ok := m.conv.(limitTexts)
-	if !ok {
+	if m.conv == nil {
 		return fmt.Errorf("/quota: %w", slash.ErrUnavailable)
 	}
+	conv := m.conv
 	m.chat.AddNotice("Asking the server for today's usage…")
-	m.later(func() tea.Msg { return infoMsg{text: slash.Preformatted(lt.QuotaText(ctx))} })
+	m.later(func() tea.Msg { return infoMsg{text: slash.Preformatted(conv.QuotaText(ctx))} })
 	return nil
 }
 
 // ShowRPM reads the shared rate-limit state, a local file.
 func (m *Model) ShowRPM(context.Context) error {
-	lt, ok := m.conv.(limitTexts)
-	if !ok {
+	if m.conv == nil {
 		return fmt.Errorf("/rpm: %w", slash.ErrUnavailable)
 	}
-	text, err := lt.RPMText()
+	text, err := m.conv.RPMText()
 	if err != nil {
 		return err
 	}

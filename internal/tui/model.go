@@ -28,7 +28,7 @@ type Model struct {
 	input *input.Input
 	br    *bridge
 
-	conv Conversation
+	conv *Conversation
 	// trustHinted: the conversation was told how to trust its folder (/trust).
 	trustHinted bool
 	// silence tracks what the model server last sent, for the status line.
@@ -84,7 +84,7 @@ type pending struct {
 // Messages the UI sends itself.
 type (
 	openedMsg struct {
-		conv Conversation
+		conv *Conversation
 		err  error
 	}
 	agentEventMsg struct {
@@ -133,7 +133,7 @@ func New(o Options) *Model {
 func (m *Model) SetSender(send func(tea.Msg)) { m.br.send = send }
 
 // Conversation is the open conversation, nil before it opens; Run closes it.
-func (m *Model) Conversation() Conversation { return m.conv }
+func (m *Model) Conversation() *Conversation { return m.conv }
 
 // Ready reports whether a conversation is open and takes prompts.
 func (m *Model) Ready() bool { return m.conv != nil && !m.opening }

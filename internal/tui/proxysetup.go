@@ -8,12 +8,12 @@ import (
 
 // ProxySettings lists the proxy variables as this session sees them (/proxy-setup).
 func (m *Model) ProxySettings() []slash.ProxySetting {
-	c, ok := m.conv.(configured)
-	if !ok || c.Config() == nil {
+	c := m.sessionConfig()
+	if c == nil {
 		return nil
 	}
 	var out []slash.ProxySetting
-	for _, s := range c.Config().ProxySettings() {
+	for _, s := range c.ProxySettings() {
 		out = append(out, slash.ProxySetting{Name: s.Name, Value: s.Value, From: s.From})
 	}
 	return out
@@ -21,11 +21,11 @@ func (m *Model) ProxySettings() []slash.ProxySetting {
 
 // SaveProxy writes one proxy variable into <home>/.env (/proxy-setup).
 func (m *Model) SaveProxy(name, value string) (string, error) {
-	c, ok := m.conv.(configured)
-	if !ok || c.Config() == nil {
+	c := m.sessionConfig()
+	if c == nil {
 		return "", fmt.Errorf("/proxy-setup: %w", slash.ErrUnavailable)
 	}
-	return c.Config().SaveProxy(name, value)
+	return c.SaveProxy(name, value)
 }
 
 var _ slash.ProxySetup = (*Model)(nil)

@@ -4,19 +4,13 @@ import (
 	"strings"
 
 	"github.com/etalab-ia/albert-code/internal/albert"
-	"github.com/etalab-ia/albert-code/internal/llm/ratelimit"
 	"github.com/etalab-ia/albert-code/internal/slash"
 )
 
-// rateGauger is a conversation that reports the active model's rate-limit figures.
-type rateGauger interface {
-	RateGauge() []ratelimit.Counter
-}
-
 // refreshRate reads the rate-limit figures after a call (a local file, no wait).
 func (m *Model) refreshRate() {
-	if g, ok := m.conv.(rateGauger); ok {
-		m.rate = g.RateGauge()
+	if m.conv != nil {
+		m.rate = m.conv.RateGauge()
 	}
 }
 

@@ -10,13 +10,10 @@ import (
 	"github.com/etalab-ia/albert-code/internal/slash"
 )
 
-// trusted says whether the open conversation's folder is trusted; a conversation
-// that does not say is taken as trusted (no marker, no hint).
+// trusted says whether the open conversation's folder is trusted; before one is
+// open it is taken as trusted (no marker, no hint).
 func (m *Model) trusted() bool {
-	if c, ok := m.conv.(interface{ Trusted() bool }); ok {
-		return c.Trusted()
-	}
-	return true
+	return m.conv == nil || !m.conv.Untrusted
 }
 
 // TrustFolder trusts the working folder for good, after "Not now" or a refusal, and

@@ -10,13 +10,6 @@ import (
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
 )
 
-type trustedConv struct {
-	*chat.Session
-	trusted bool
-}
-
-func (c trustedConv) Trusted() bool { return c.trusted }
-
 // After "Not now", the footer marks the folder untrusted; the refusal says how to
 // trust it; /trust trusts it and reopens the session, and the marker goes.
 func TestTrustAfterNotNow(t *testing.T) {
@@ -24,7 +17,7 @@ func TestTrustAfterNotNow(t *testing.T) {
 	var trusted atomic.Bool
 	var started atomic.Pointer[loop] // Open runs before newLoop returns
 	l := newLoop(t, 120, 30, func(o *Options) {
-		o.Open = func(r OpenRequest) (Conversation, error) {
+		o.Open = func(r OpenRequest) (*Conversation, error) {
 			deadline := time.Now().Add(5 * time.Second)
 			for started.Load() == nil && time.Now().Before(deadline) {
 				time.Sleep(time.Millisecond)
@@ -41,7 +34,7 @@ func TestTrustAfterNotNow(t *testing.T) {
 				return nil, err
 			}
 			l.convs, l.envs = append(l.convs, c), append(l.envs, e)
-			return trustedConv{Session: c, trusted: e.Trusted}, nil
+			return &Conversation{Session: c, Untrusted: !e.Trusted}, nil
 		}
 		o.TrustFolder = func() error { trusted.Store(true); return nil }
 	},

@@ -1,7 +1,7 @@
 // Package tui is albert-code's interactive terminal face (Bubble Tea v2): it
 // renders the agent's events as a conversation, asks the user about tool calls
 // and questions, and sends prompts and slash commands to a chat session. Like
-// every face it holds no agent logic: a Conversation does the work.
+// every face it holds no agent logic: a chat.Session does the work.
 package tui
 
 import (
@@ -9,44 +9,41 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/agent"
 	"github.com/etalab-ia/albert-code/internal/chat"
-	"github.com/etalab-ia/albert-code/internal/config"
-	"github.com/etalab-ia/albert-code/internal/llm"
-	"github.com/etalab-ia/albert-code/internal/profile"
 	"github.com/etalab-ia/albert-code/internal/sandbox"
-	"github.com/etalab-ia/albert-code/internal/session"
-	"github.com/etalab-ia/albert-code/internal/skill"
 	"github.com/etalab-ia/albert-code/internal/slash"
 	"github.com/etalab-ia/albert-code/internal/tool/builtin"
 	"github.com/etalab-ia/albert-code/internal/tui/dialog"
 	"github.com/etalab-ia/albert-code/internal/tui/input"
 )
 
-// Conversation is what the UI drives: *chat.Session.
-type Conversation interface {
-	Prompt(ctx context.Context, text string, emit func(agent.Event)) agent.Result
-	Compact(ctx context.Context, instructions string, emit func(agent.Event)) error
-	Cancel()
-	Clear() error
-	Close()
-	ID() string
-	Title() string
-	Model() string
-	Profile() string
-	Models() []config.Model
-	Profiles() ([]profile.Profile, error)
-	SetModel(name string) error
-	SetProfile(name string) error
-	NextProfile() (string, error)
-	Stats() chat.Stats
-	History() []llm.Message
-	ListSessions() ([]session.Meta, error)
-	Warnings() []string
-	// Skills are the skills the user may run as /skill-name; RunSkill runs one.
-	Skills() []skill.Skill
-	RunSkill(ctx context.Context, name, request string, emit func(agent.Event)) agent.Result
+// Conversation is the chat session the UI drives and what the UI shows beside it.
+// The face that opens it fills the fields; a bare session is a trusted one that
+// owns nothing else.
+type Conversation struct {
+	*chat.Session
+	// Untrusted marks a folder that was not trusted when the conversation opened:
+	// the footer says so and the UI offers /trust.
+	Untrusted bool
+	// Notices are shown once after the session's own warnings (the start-up quota
+	// lines).
+	Notices []string
+	// Release, when set, runs after the session closes: it frees what was opened
+	// with it (the Env and the MCP servers it started).
+	Release func()
 }
 
-var _ Conversation = (*chat.Session)(nil)
+// Close closes the session, then releases what was opened with it.
+func (c *Conversation) Close() {
+	c.Session.Close()
+	if c.Release != nil {
+		c.Release()
+	}
+}
+
+// Warnings are what opening the session had to repair, then the notices.
+func (c *Conversation) Warnings() []string {
+	return append(c.Session.Warnings(), c.Notices...)
+}
 
 // OpenRequest says which conversation to open and how it reaches the user.
 type OpenRequest struct {
@@ -86,7 +83,7 @@ type Options struct {
 	// Registry holds the slash commands; nil uses slash.Default().
 	Registry *slash.Registry
 	// Open opens a conversation; it runs off the UI loop (it reads the disk).
-	Open func(OpenRequest) (Conversation, error)
+	Open func(OpenRequest) (*Conversation, error)
 	// ConfigText is what /config shows.
 	ConfigText func() (string, error)
 

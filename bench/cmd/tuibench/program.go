@@ -133,8 +133,12 @@ func startUI(url string, resume string, cols, rows int) (*uiRun, func(), error) 
 	}
 	go func() { _, _ = io.Copy(io.Discard, ptmx) }()
 	m := tui.New(tui.Options{Color: true, WorkDir: work, Resume: resume,
-		Open: func(r tui.OpenRequest) (tui.Conversation, error) {
-			return chat.Open(env, chat.Options{Continue: r.Continue, Resume: r.Resume, Approver: r.Approver, Asker: r.Asker})
+		Open: func(r tui.OpenRequest) (*tui.Conversation, error) {
+			s, err := chat.Open(env, chat.Options{Continue: r.Continue, Resume: r.Resume, Approver: r.Approver, Asker: r.Asker})
+			if err != nil {
+				return nil, err
+			}
+			return &tui.Conversation{Session: s}, nil
 		}})
 	s := &uiRun{ui: &timed{Model: m, ready: make(chan struct{}), turnDone: make(chan struct{})}, out: &timedWriter{w: tty}, done: make(chan error, 1), ptmx: ptmx, tty: tty}
 	s.prog = tea.NewProgram(s.ui, tea.WithInput(nil), tea.WithOutput(s.out), tea.WithWindowSize(cols, rows),
