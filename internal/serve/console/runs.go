@@ -142,8 +142,12 @@ type result struct {
 	Detail      string          `json:"detail"`
 	OutputError string          `json:"outputError"`
 	ParseError  string          `json:"parseError"`
-	Stderr      *string         `json:"stderr"`
-	HTTPStatus  int             `json:"httpStatus"`
+	// ProviderError and AgentError are the model server's and the agent's own
+	// words, which Detail summarises.
+	ProviderError string  `json:"providerError"`
+	AgentError    string  `json:"agentError"`
+	Stderr        *string `json:"stderr"`
+	HTTPStatus    int     `json:"httpStatus"`
 }
 
 var runNotices = map[string]string{

@@ -35,6 +35,25 @@ func TestARunsPromptIsShownEscaped(t *testing.T) {
 	}
 }
 
+// A failed run shows why: the stored error, and the provider's own words.
+func TestAFailedRunShowsItsErrors(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, nil)
+	f.login()
+	ctx := context.Background()
+	f.addRun("bad", "p", runstore.Running)
+	if err := f.store.Finish(ctx, "bad", runstore.Failed, []byte(`{"detail":"the model provider failed: bad key","providerError":"401 {\"error\":\"bad key\"}","outputError":"line 3 is not JSON"}`), "the model provider failed: bad key"); err != nil {
+		t.Fatal(err)
+	}
+	_, body := f.get("/ui/runs/bad")
+	for _, want := range []string{`<span class="badge failed" id="status">failed</span>`, "the model provider failed: bad key",
+		`401 {&#34;error&#34;:&#34;bad key&#34;}`, "line 3 is not JSON"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the failed run's page lacks %q", want)
+		}
+	}
+}
+
 func TestAnUnknownRunIsAClear404Page(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, nil)
