@@ -1,6 +1,3 @@
-// Package app is the composition root: it parses the command line with cobra, loads the
-// configuration, builds the provider, tools and agent, and hands them to a face
-// (headless for now). It is the only package that knows every other one.
 package app
 
 import (
