@@ -41,8 +41,11 @@ type sample struct {
 	DOMReady    float64 `json:"dom_content_loaded_ms"`
 	Heap        int64   `json:"js_heap_used_bytes"`
 	Elements    int64   `json:"elements"`
-	Rows        int     `json:"rows"`
-	HTMLBytes   int     `json:"html_bytes"`
+	// RendererRSS is the renderer processes' resident memory with this page
+	// open in a tab of its own, less the same before the tab was opened.
+	RendererRSS int64 `json:"renderer_rss_bytes"`
+	Rows        int   `json:"rows"`
+	HTMLBytes   int   `json:"html_bytes"`
 }
 
 type report struct {
@@ -99,9 +102,10 @@ func print(r report) {
 		name string
 		s    []sample
 	}{{"runs page", r.Page}, {"floor (same HTML, static)", r.Floor}, {"unpaged (every run a row)", r.Unpaged}} {
-		fmt.Printf("  %-26s response end %6.1f ms, first contentful paint %6.1f ms, DOMContentLoaded %6.1f ms, JS heap %5.2f MB, %4.0f elements, %d rows, %d bytes of HTML\n",
+		fmt.Printf("  %-26s response end %6.1f ms, first contentful paint %6.1f ms, DOMContentLoaded %6.1f ms, JS heap %5.2f MB, renderer +%5.1f MB, %4.0f elements, %d rows, %d bytes of HTML\n",
 			p.name, col(p.s, func(x sample) float64 { return x.ResponseEnd }), col(p.s, func(x sample) float64 { return x.FCP }),
 			col(p.s, func(x sample) float64 { return x.DOMReady }), col(p.s, func(x sample) float64 { return float64(x.Heap) })/1e6,
+			col(p.s, func(x sample) float64 { return float64(x.RendererRSS) })/1e6,
 			col(p.s, func(x sample) float64 { return float64(x.Elements) }), p.s[0].Rows, p.s[0].HTMLBytes)
 	}
 }
@@ -177,7 +181,7 @@ func measure(size, n int) (report, error) {
 		chromedp.Submit(chromedp.ID("token")), chromedp.WaitVisible(chromedp.ID("runs"))); err != nil {
 		return r, fmt.Errorf("log in: %w", err)
 	}
-	if _, err := chromedp.Call(tab, performance.Enable, performance.EnableParams{}); err != nil {
+	if err := chromedp.Do(tab, chromedp.Navigate("about:blank")); err != nil {
 		return r, err
 	}
 	for range n {
@@ -259,8 +263,11 @@ func get(u string) ([]byte, error) {
 
 // load navigates to u, waits for the load event, and reads the navigation's
 // timings, then the JS heap after a garbage collection and the DOM's size.
-func load(tab context.Context, u string) (sample, error) {
+func load(parent context.Context, u string) (sample, error) {
 	var s sample
+	before := renderersRSS(parent)
+	tab, closeTab := chromedp.NewContext(parent)
+	defer closeTab()
 	if _, err := url.Parse(u); err != nil {
 		return s, err
 	}
@@ -290,6 +297,9 @@ func load(tab context.Context, u string) (sample, error) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	s.ResponseEnd, s.FCP, s.DOMReady, s.Rows, s.Elements = timing.ResponseEnd, timing.FCP, timing.DOMReady, timing.Rows, timing.Elements
+	if _, err := chromedp.Call(tab, performance.Enable, performance.EnableParams{}); err != nil {
+		return s, err
+	}
 	if _, err := chromedp.Call(tab, heapprofiler.CollectGarbage, struct{}{}); err != nil {
 		return s, err
 	}
@@ -305,6 +315,7 @@ func load(tab context.Context, u string) (sample, error) {
 	}
 	html, err := chromedp.Run(tab, chromedp.Evaluate[int](`document.documentElement.outerHTML.length`))
 	s.HTMLBytes = html
+	s.RendererRSS = renderersRSS(tab) - before
 	return s, err
 }
 
