@@ -134,7 +134,7 @@ func TestConsoleInARealBrowser(t *testing.T) {
 		deltas = append(deltas, " tick")
 	}
 	s := startServer(t, fakemodel.Turn{Text: deltas, ChunkDelay: 200 * time.Millisecond, Hang: true})
-	b := browsertest.New(t, browsertest.Options{Timeout: 90 * time.Second})
+	b := browsertest.New(t, browsertest.Options{Timeout: 120 * time.Second}) // room for a loaded CI machine; a pass takes about 10 s
 
 	b.Do("open the console", chromedp.Navigate(s.url+"/ui/runs"), chromedp.WaitVisible(chromedp.ID("token")))
 	b.Screenshot("login")
