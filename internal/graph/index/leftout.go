@@ -28,15 +28,23 @@ const (
 	WhyTooDeep         = "too deep" // past Limits.MaxDepth
 	WhyUnreadable      = "unreadable"
 	WhyParseError      = "parse error" // facts partial (syntax errors) or absent (quarantined)
+	// WhyTestdata: Go under a testdata folder, which the go command never
+	// builds (fixtures, often broken on purpose). On x/tools, 489 of 1,291 Go
+	// files: reading them cost the first pass 4.1 s of 16.7 and the index 10 of
+	// 64 MiB, and their fixtures' names answered questions about the module.
+	WhyTestdata = "testdata (not built)"
 )
 
 // whyOrder lists the reasons from the most to the least worth a reader's look:
 // the bounded list shows the rare problems before the many files of other kinds.
 var whyOrder = []string{WhyParseError, WhyNotUTF8, WhyUnreadable, WhySymlinkLoop, WhyTooLarge, WhyTooDeep,
-	WhyBinary, WhyGenerated, WhySymlink, WhyNotRegular, WhyUnknownLanguage}
+	WhyBinary, WhyGenerated, WhySymlink, WhyNotRegular, WhyTestdata, WhyUnknownLanguage}
 
 // reasonUnknownLanguage is one string for the many files of unknown languages.
 const reasonUnknownLanguage = WhyUnknownLanguage + ": no extractor reads this kind of file"
+
+// reasonTestdata is a Go file under testdata's Skip reason.
+const reasonTestdata = WhyTestdata + ": the go command never builds a testdata folder"
 
 // because writes a Skip reason.
 func because(why, detail string) string { return why + ": " + detail }
@@ -152,7 +160,7 @@ func recordLeftOut(ctx context.Context, st *store.Store, skipped []Skip) (*LeftO
 func notable(skipped []Skip) []Skip {
 	var out []Skip
 	for _, s := range skipped {
-		if WhyOf(s.Reason) != WhyUnknownLanguage {
+		if why := WhyOf(s.Reason); why != WhyUnknownLanguage && why != WhyTestdata {
 			out = append(out, s)
 		}
 	}

@@ -170,6 +170,10 @@ func (l *listing) add(p, rel string, d fs.DirEntry) error {
 		l.sc.Skipped = append(l.sc.Skipped, Skip{rel, reasonUnknownLanguage})
 		return nil
 	}
+	if lang == "go" && underTestdata(rel) {
+		l.sc.Skipped = append(l.sc.Skipped, Skip{rel, reasonTestdata})
+		return nil
+	}
 	info, err := d.Info()
 	if err != nil {
 		// Deleted between listing and reading: record it, go on.
@@ -303,4 +307,10 @@ func headerLanguage(files []File) string {
 		return "objc"
 	}
 	return "c"
+}
+
+// underTestdata reports whether rel is inside a folder named testdata, which
+// the go command ignores.
+func underTestdata(rel string) bool {
+	return strings.HasPrefix(rel, "testdata/") || strings.Contains(rel, "/testdata/")
 }
