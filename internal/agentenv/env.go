@@ -13,7 +13,6 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/agent"
 	"github.com/etalab-ia/albert-code/internal/config"
-	"github.com/etalab-ia/albert-code/internal/graph/agenttool"
 	"github.com/etalab-ia/albert-code/internal/llm"
 	"github.com/etalab-ia/albert-code/internal/llm/retry"
 	"github.com/etalab-ia/albert-code/internal/permission"
@@ -52,9 +51,6 @@ type Env struct {
 	Config  *config.Config
 	Profile profile.Profile
 	Trusted bool
-	// CodeGraph returns the code_graph tool for WorkDir, built once; nil offers no
-	// code graph. The app sets it: where the index lives is the graph commands' rule.
-	CodeGraph func() *agenttool.Tool
 
 	userAgent string
 	// trustedDir is the project-file trust rule Load used, kept so Profiles reads
@@ -69,8 +65,10 @@ type Env struct {
 	mcp       *mcpServers
 	skillSet  *skillSet
 	lookupEnv func(string) (string, bool)
-	// sb is the workspace's sandbox, made on first use and shared by the copies.
-	sb *sharedSandbox
+	// sb is the workspace's sandbox, made on first use and shared by the copies;
+	// graph is its code_graph tool, likewise.
+	sb    *sharedSandbox
+	graph *sharedGraph
 	// profileWarnings name the profile files and keys that were ignored.
 	profileWarnings *onceWarnings
 }
@@ -115,7 +113,7 @@ func Load(opts Options) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Env{WorkDir: workDir, Config: cfg, Profile: prof, Trusted: trusted, userAgent: opts.UserAgent, trustedDir: isTrusted, sb: &sharedSandbox{},
+	return &Env{WorkDir: workDir, Config: cfg, Profile: prof, Trusted: trusted, userAgent: opts.UserAgent, trustedDir: isTrusted, sb: &sharedSandbox{}, graph: &sharedGraph{},
 		mcp: newMCPServers(), skillSet: &skillSet{}, lookupEnv: lookup, profileWarnings: &onceWarnings{lines: append(append(cfg.Notices, originalFiles(cfg)...), cat.Warnings...)}}, nil
 }
 
@@ -218,8 +216,8 @@ func (e *Env) toolsWithheld(prof profile.Profile, deps builtin.Deps) (*tool.Regi
 		return nil, nil, err
 	}
 	tools := builtin.All(e.toolEnv(), deps)
-	if e.CodeGraph != nil {
-		tools = append(tools, e.CodeGraph())
+	if g := e.codeGraph(); g != nil {
+		tools = append(tools, g)
 	}
 	tools = append(tools, e.extensionTools()...)
 	all, err := tool.NewRegistry(tools...)

@@ -169,7 +169,7 @@ func (e *Env) NewRun(o RunOptions) (*Run, error) {
 	go func() {
 		defer close(warmed)
 		if hasGraph {
-			if err := e.CodeGraph().Warm(warmCtx); err != nil && warmCtx.Err() == nil {
+			if err := e.codeGraph().Warm(warmCtx); err != nil && warmCtx.Err() == nil {
 				slog.Warn("refresh the code graph", "err", err)
 			}
 		}
@@ -178,10 +178,10 @@ func (e *Env) NewRun(o RunOptions) (*Run, error) {
 	if hasGraph {
 		// A write, an edit or a command may change the sources: the index is
 		// refreshed in the background before the next question needs it.
-		middlewares = append(middlewares, agenttool.RefreshAfterChanges(e.CodeGraph(), func(name string) bool {
+		middlewares = append(middlewares, &refreshAfterChanges{graph: e.codeGraph(), mutating: func(name string) bool {
 			t, ok := reg.Get(name)
 			return ok && !t.Info().ReadOnly
-		}))
+		}})
 	}
 	warnings := append(sess.warnings, e.extensionWarnings()...)
 	if n := e.SandboxNotice(); n != "" {
@@ -191,7 +191,7 @@ func (e *Env) NewRun(o RunOptions) (*Run, error) {
 		defer releaseMCP()
 		stopWarm()
 		if hasGraph {
-			e.CodeGraph().Stop()
+			e.codeGraph().Stop()
 		}
 		<-prepared
 		<-warmed

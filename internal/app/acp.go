@@ -111,7 +111,7 @@ func runACP(ctx context.Context, f acpFlags, setup []string, stdin io.Reader, st
 			if err != nil {
 				return nil, err
 			}
-			return e.Env, nil
+			return e, nil
 		},
 	})
 	if ctx.Err() != nil {

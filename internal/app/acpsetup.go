@@ -42,7 +42,7 @@ func runACPSetup(ctx context.Context, f acpFlags, stdin io.Reader, stdout io.Wri
 	if err != nil {
 		return err
 	}
-	st := setupFor(e.Env)
+	st := setupFor(e)
 	home := e.Config.Home
 	e.Close()
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/etalab-ia/albert-code/internal/agentenv"
 	"github.com/etalab-ia/albert-code/internal/config"
 	"github.com/etalab-ia/albert-code/internal/session"
 	"github.com/etalab-ia/albert-code/internal/trust"
@@ -32,7 +33,7 @@ func newConfigCmd() *cobra.Command {
 	return cmd
 }
 
-func loadEnvHere(trustFlag bool) (*env, error) {
+func loadEnvHere(trustFlag bool) (*agentenv.Env, error) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return nil, fmt.Errorf("working directory: %w", err)

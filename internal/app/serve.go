@@ -19,7 +19,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/etalab-ia/albert-code/internal/agentenv"
 	"github.com/etalab-ia/albert-code/internal/config"
 	"github.com/etalab-ia/albert-code/internal/sandbox"
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
@@ -287,7 +286,6 @@ func buildBackend(c serveconfig.Config) (adapter.Backend, []string, error) {
 	if c.Adapter == serveconfig.DefaultAdapter {
 		n := native.New(native.Options{
 			UserAgent: userAgent(), Timeout: c.Timeout, IdleTimeout: c.IdleTimeout, ConfigDir: c.Workspace,
-			Prepare: func(ae *agentenv.Env) { withCodeGraph(ae) },
 		})
 		return n, n.Models(), nil
 	}

@@ -66,7 +66,7 @@ func runTUI(cmd *cobra.Command, f runFlags, prompt string) error {
 			if err != nil {
 				return nil, err
 			}
-			s, err := chat.Open(e.Env, chat.Options{Continue: r.Continue, Resume: r.Resume, Approver: r.Approver, Asker: r.Asker,
+			s, err := chat.Open(e, chat.Options{Continue: r.Continue, Resume: r.Resume, Approver: r.Approver, Asker: r.Asker,
 				Limits: agentenv.Limits{MaxTurns: f.maxTurns, MaxPrice: f.maxPrice}})
 			if err != nil {
 				e.Close()
@@ -95,9 +95,9 @@ func runTUI(cmd *cobra.Command, f runFlags, prompt string) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
-	o.Setup = setupFor(e.Env)
-	o.Sandbox = e.Env.Sandbox()
-	o.Notify, o.UpdateNotice = deskFor(cmd.ErrOrStderr(), e.Env.Config)
+	o.Setup = setupFor(e)
+	o.Sandbox = e.Sandbox()
+	o.Notify, o.UpdateNotice = deskFor(cmd.ErrOrStderr(), e.Config)
 	e.Close()
 	if !f.trust {
 		o.Trust = trustQuestion(home, wd)

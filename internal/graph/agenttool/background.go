@@ -4,9 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"sync"
-
-	"github.com/etalab-ia/albert-code/internal/agent"
-	"github.com/etalab-ia/albert-code/internal/llm"
 )
 
 // background runs the refreshes the workspace's changes call for, one at a time:
@@ -88,32 +85,4 @@ func (t *Tool) Stopped() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.stopped
-}
-
-// RefreshAfterChanges is a middleware that calls Changed before a turn when the
-// previous one ran a tool that may change files (mutating reports which).
-func RefreshAfterChanges(t *Tool, mutating func(tool string) bool) agent.Middleware {
-	return &refreshAfter{t: t, mutating: mutating}
-}
-
-type refreshAfter struct {
-	t        *Tool
-	mutating func(string) bool
-}
-
-func (r *refreshAfter) BeforeTurn(_ context.Context, info agent.TurnInfo) agent.Action {
-	for i := len(info.View) - 1; i >= 0; i-- {
-		m := info.View[i]
-		if m.Role != llm.RoleAssistant {
-			continue
-		}
-		for _, c := range m.ToolCalls {
-			if r.mutating(c.Name) {
-				r.t.Changed()
-				break
-			}
-		}
-		break
-	}
-	return agent.Action{}
 }

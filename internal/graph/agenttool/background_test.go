@@ -1,14 +1,10 @@
 package agenttool
 
 import (
-	"context"
 	"os"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/etalab-ia/albert-code/internal/agent"
-	"github.com/etalab-ia/albert-code/internal/llm"
 )
 
 // waitIdle waits for the background refreshes to finish (bounded).
@@ -28,9 +24,9 @@ func waitIdle(t *testing.T, tl *Tool) int {
 	return 0
 }
 
-// A turn after a mutating tool call refreshes the index in the background, so
-// the next question finds it fresh; a read-only turn does not.
-func TestRefreshAfterChanges(t *testing.T) {
+// A change refreshes an existing index in the background, so the next question
+// finds it fresh; while nothing changes, nothing runs.
+func TestChangedRefreshesInTheBackground(t *testing.T) {
 	t.Parallel()
 	root, tl := workspace(t, map[string]string{"calc/calc.go": calcSrc}, 0)
 	defer tl.Stop()
@@ -38,24 +34,13 @@ func TestRefreshAfterChanges(t *testing.T) {
 	if _, d := call(t, tl, ask); d.Index.Status != "indexed" {
 		t.Fatalf("first call: %+v", d.Index)
 	}
-	mw := RefreshAfterChanges(tl, func(name string) bool { return name == "write" })
-	turn := func(tools ...string) {
-		var calls []llm.ToolCall
-		for _, name := range tools {
-			calls = append(calls, llm.ToolCall{ID: name, Name: name})
-		}
-		view := []llm.Message{{Role: llm.RoleUser, Content: "go"}, {Role: llm.RoleAssistant, ToolCalls: calls}}
-		mw.BeforeTurn(context.Background(), agent.TurnInfo{Turn: 2, View: view})
-	}
-
-	turn("read", "grep")
 	if runs := waitIdle(t, tl); runs != 0 {
-		t.Fatalf("a read-only turn started %d refreshes", runs)
+		t.Fatalf("questions alone started %d refreshes", runs)
 	}
 	write(t, root, "calc/triple.go", "package calc\n\nfunc Triple(x int) int { return Add(x, x) }\n")
-	turn("read", "write")
+	tl.Changed()
 	if runs := waitIdle(t, tl); runs != 1 {
-		t.Fatalf("a turn that wrote started %d refreshes, want 1", runs)
+		t.Fatalf("a change started %d refreshes, want 1", runs)
 	}
 	_, d := call(t, tl, ask)
 	if d.Index.Status != "fresh" || !strings.Contains(strings.Join(qnames(d.Items), " "), "calc.Triple") {

@@ -12,9 +12,6 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/etalab-ia/albert-code/internal/graph/agenttool"
-	"github.com/etalab-ia/albert-code/internal/graph/golang"
-	"github.com/etalab-ia/albert-code/internal/graph/index"
-	"github.com/etalab-ia/albert-code/internal/graph/treesitter"
 	"github.com/etalab-ia/albert-code/internal/tool"
 )
 
@@ -58,18 +55,10 @@ func graphSchema(info tool.Info) json.RawMessage {
 	return out
 }
 
-// newGraphTool is the code_graph tool over dir, configured as the CLI configures
-// the agent's.
+// newGraphTool is the code_graph tool over dir with the agent's workspace rules;
+// its search ranks by BM25 alone.
 func newGraphTool(dir string) *agenttool.Tool {
-	goOpts := golang.DefaultOptions()
-	// The workspace is untrusted: type-checking compiles nothing of its code but its
-	// cgo C files, so cgo is off (those files fall back to tree-sitter).
-	goOpts.Env = append(goOpts.Env, "CGO_ENABLED=0")
-	return agenttool.New(agenttool.Config{
-		Root:      dir,
-		IndexPath: func(create bool) (string, error) { return agenttool.DefaultIndexPath(dir, create) },
-		Index:     index.Options{Go: goOpts, Extract: treesitter.Extractor{}.Extract},
-	})
+	return agenttool.ForWorkspace(dir, agenttool.WorkspaceOptions{})
 }
 
 // codeGraph resolves the workspace as run_prompt and the file tools do (a refused

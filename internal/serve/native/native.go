@@ -41,9 +41,6 @@ type Options struct {
 	// Profile is the agent profile of every run; empty means auto-approve, since
 	// nobody is there to approve a call.
 	Profile string
-	// Prepare completes each run's environment before the agent is built: the app
-	// gives it the code_graph tool this way.
-	Prepare func(*agentenv.Env)
 	// Timeout and IdleTimeout are the defaults for requests without their own;
 	// zero means the runner's.
 	Timeout, IdleTimeout time.Duration
@@ -146,9 +143,6 @@ func (n *Native) prepare(req *adapter.Request, wrap func(llm.Provider) llm.Provi
 	}
 	if _, _, err := env.ModelFor(); err != nil {
 		return nil, invalid(err)
-	}
-	if n.opts.Prepare != nil {
-		n.opts.Prepare(env)
 	}
 	cont := req.Continue && req.Resume == ""
 	if cont {
