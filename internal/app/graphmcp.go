@@ -21,8 +21,9 @@ func newGraphMCPCmd(repo *string) *cobra.Command {
 		Short: "Serve the graph to an agent over MCP on stdin/stdout",
 		Long: `Serve the repository's code graph over the Model Context Protocol (stdio).
 The core profile lists health_check, analyze_codebase, search_codebase, get_symbol,
-query_graph (and get_impact, get_context when the engine answers them); the full
-profile adds one tool per question kind. --profile beats ` + mcpserver.ProfileEnv + `,
+query_graph, detect_changes (and get_impact, get_context when the engine answers
+them); the full profile adds one tool per question kind. Both serve the prompts
+explore_codebase and review_change_impact. --profile beats ` + mcpserver.ProfileEnv + `,
 which beats full.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
