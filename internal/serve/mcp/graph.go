@@ -22,7 +22,7 @@ import (
 // cache), so run_prompt's agent, `albert-code graph` and this tool share one index.
 
 // DefaultMaxGraphs bounds the code_graph tools kept, one per workspace. Judgement: a
-// tool holds no open file between calls, only its configuration and a mutex, but a
+// tool keeps its workspace's index open and watched once it exists (index.Live), so a
 // server with thousands of workspaces should not keep them all.
 const DefaultMaxGraphs = 32
 
