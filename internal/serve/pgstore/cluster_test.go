@@ -222,3 +222,25 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// Workspace locks are held for whole runs: with them in the store's own pool, a
+// replica with as many busy workspaces as connections could not write its runs'
+// events, and every run waited for the others forever.
+func TestBusyWorkspacesLeaveTheStoreItsConnections(t *testing.T) {
+	s := openPG(t, server.NewDatabase(t), "a", Options{MaxConns: 2, MaxLocks: 8})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for i := range 4 {
+		release, err := s.LockWorkspace(ctx, fmt.Sprint("/w", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer release()
+	}
+	if err := s.Create(ctx, runstore.Run{ID: "r", Workspace: "/w0", Backend: "x"}); err != nil {
+		t.Fatalf("create with four workspaces held: %v", err)
+	}
+	if err := s.AppendEvents(ctx, "r", []runstore.Event{{Type: "text"}}); err != nil {
+		t.Fatalf("events with four workspaces held: %v", err)
+	}
+}

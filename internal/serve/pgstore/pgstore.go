@@ -5,6 +5,7 @@
 package pgstore
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -49,13 +50,26 @@ type Options struct {
 	Settings map[string]string
 	// Heartbeat and LeaseTTL: 0 means the defaults.
 	Heartbeat, LeaseTTL time.Duration
-	// MaxConns bounds the pool; 0 means pgx's default (the larger of 4 and the CPUs).
+	// MaxConns bounds the pool of the store's queries; 0 means DefaultMaxConns.
 	MaxConns int32
+	// MaxLocks bounds the connections that hold workspace locks, one per workspace
+	// running or waiting on this replica; 0 means DefaultMaxLocks.
+	MaxLocks int32
 }
+
+// Pool sizes. Judgement: a run's writes are short, 16 connections serve a replica's
+// bursts; the locks are held for whole runs, so they have a pool of their own that a
+// busy replica cannot drain from under the runs' writes (which would deadlock). The
+// server's max_connections (100 by default) must cover replicas × (16 + busy workspaces).
+const (
+	DefaultMaxConns = 16
+	DefaultMaxLocks = 64
+)
 
 // Store is the PostgreSQL run store of one replica.
 type Store struct {
 	pool      *pgxpool.Pool
+	locks     *pgxpool.Pool // connections holding workspace locks
 	retention time.Duration
 	now       func() time.Time
 	replica   string
@@ -78,18 +92,24 @@ func Open(ctx context.Context, rawURL string, opts Options) (*Store, error) {
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = connectTimeout
 	}
-	if opts.MaxConns > 0 {
-		cfg.MaxConns = opts.MaxConns
-	}
+	lockCfg := cfg.Copy()
+	cfg.MaxConns, lockCfg.MaxConns = cmp.Or(opts.MaxConns, DefaultMaxConns), cmp.Or(opts.MaxLocks, DefaultMaxLocks)
+	lockCfg.MinConns = 0
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("%s=%s: %s", URLVar, masked, redact(err, rawURL))
 	}
+	locks, err := pgxpool.NewWithConfig(ctx, lockCfg)
+	if err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("%s=%s: %s", URLVar, masked, redact(err, rawURL))
+	}
 	if err := pool.Ping(ctx); err != nil {
 		pool.Close()
+		locks.Close()
 		return nil, fmt.Errorf("%s=%s: cannot connect: %s: check the host, port, user, password and database, and that the server is up", URLVar, masked, redact(err, rawURL))
 	}
-	s := &Store{pool: pool, retention: opts.Retention, now: opts.Now, replica: opts.Replica,
+	s := &Store{pool: pool, locks: locks, retention: opts.Retention, now: opts.Now, replica: opts.Replica,
 		heartbeat: opts.Heartbeat, ttl: opts.LeaseTTL}
 	s.boot, _ = proctrack.BootID()
 	if s.retention <= 0 {
@@ -109,15 +129,15 @@ func Open(ctx context.Context, rawURL string, opts Options) (*Store, error) {
 		s.ttl = DefaultLeaseTTL
 	}
 	if err := migrate(ctx, pool); err != nil {
-		pool.Close()
+		s.closePools()
 		return nil, fmt.Errorf("%s=%s: %w", URLVar, masked, err)
 	}
 	if err := s.checkSettings(ctx, opts.Settings); err != nil {
-		pool.Close()
+		s.closePools()
 		return nil, err
 	}
 	if err := s.register(ctx); err != nil {
-		pool.Close()
+		s.closePools()
 		return nil, fmt.Errorf("%s=%s: %w", URLVar, masked, err)
 	}
 	return s, nil
@@ -132,8 +152,13 @@ func (s *Store) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	err := s.leave(ctx)
-	s.pool.Close()
+	s.closePools()
 	return err
+}
+
+func (s *Store) closePools() {
+	s.locks.Close()
+	s.pool.Close()
 }
 
 // Mask hides the password of a database URL, for messages and logs.

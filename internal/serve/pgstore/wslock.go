@@ -14,7 +14,7 @@ import (
 // Waiters on one workspace are served in arrival order by PostgreSQL's lock queue;
 // within a replica the workspace queue lets one run at a time get here.
 func (s *Store) LockWorkspace(ctx context.Context, workspace string) (release func(), err error) {
-	conn, err := s.pool.Acquire(ctx)
+	conn, err := s.locks.Acquire(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("lock workspace %s across replicas: %w", workspace, err)
 	}

@@ -159,18 +159,26 @@ func freePort() (int, error) {
 // tests share a server and never see each other's tables.
 func (s *Server) NewDatabase(t testing.TB) string {
 	t.Helper()
+	url, err := s.CreateDatabase(fmt.Sprintf("t%d", dbSeq.Add(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return url
+}
+
+// CreateDatabase creates the database name and returns its URL.
+func (s *Server) CreateDatabase(name string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	conn, err := pgx.Connect(ctx, s.URL)
 	if err != nil {
-		t.Fatalf("connect to the test server: %v", err)
+		return "", fmt.Errorf("connect to the test server: %w", err)
 	}
 	defer conn.Close(ctx)
-	name := fmt.Sprintf("t%d", dbSeq.Add(1))
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatalf("create database %s: %v", name, err)
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()); err != nil {
+		return "", fmt.Errorf("create database %s: %w", name, err)
 	}
-	return strings.Replace(s.URL, "/postgres?", "/"+name+"?", 1)
+	return strings.Replace(s.URL, "/postgres?", "/"+name+"?", 1), nil
 }
 
 var dbSeq atomic.Int64
