@@ -4,13 +4,15 @@
 # from Debian packages (no image registry is needed), then runs each: it starts as uid
 # 1000, runs the init.d scripts in order with ~/.albert-code/bin on the PATH, answers
 # /healthz (also through the image's own HEALTHCHECK), answers one /run from the fake
-# model server on the host network, and exits 0 within seconds of a SIGTERM.
-# Then `podman kube play` runs deploy/kubernetes/albert-code.yaml with the minimal image
+# model server on the host network, and exits 0 within seconds of a SIGTERM. Three
+# replicas of the minimal image then share one PostgreSQL (Debian's, started here as
+# nobody) and one workspace volume. Then `podman kube play` runs deploy/kubernetes/albert-code.yaml with the minimal image
 # until /healthz answers (deploy/kubernetes/smoke.sh). Before building, it checks that the
 # agent images pin the versions serve's tests use, and validates deploy/compose.yaml
 # against the Compose schema (docker-compose config; no daemon).
 #
-#   bash deploy/image/smoke.sh   (as root; installs podman, runc, mmdebstrap, docker-compose if missing)
+#   bash deploy/image/smoke.sh   (as root; installs podman, runc, mmdebstrap, docker-compose,
+#                                 postgresql if missing)
 #
 # The base tarball is kept in $ALBERT_CODE_IMAGE_CACHE (default /var/tmp/albert-code-image)
 # and the build's Go and npm caches in podman's, so a second run builds nothing it built
@@ -43,6 +45,7 @@ command -v podman >/dev/null 2>&1 || missing+=(podman)
 command -v mmdebstrap >/dev/null 2>&1 || missing+=(mmdebstrap)
 command -v docker-compose >/dev/null 2>&1 || missing+=(docker-compose)
 python3 -c 'import yaml' 2>/dev/null || missing+=(python3-yaml)
+compgen -G '/usr/lib/postgresql/*/bin/pg_ctl' >/dev/null || missing+=(postgresql)
 if [ ${#missing[@]} -gt 0 ]; then
 	[ "$(id -u)" = 0 ] || fail "needs ${missing[*]}: install them (apt-get install ${missing[*]}) or run as root"
 	# docker-compose without its recommended docker.io: only its validator is used.
@@ -69,6 +72,10 @@ cleanup() {
 		podman rm -f -t 0 "$name" >/dev/null 2>&1 || true
 	done
 	[ -n "${fake_pid:-}" ] && kill "$fake_pid" 2>/dev/null
+	if [ -n "${pgdir:-}" ]; then
+		runuser -u nobody -- "$pgbin/pg_ctl" -D "$pgdir/data" -m immediate -w stop >/dev/null 2>&1
+		rm -rf "$pgdir"
+	fi
 	for cert in "${added_certs[@]}"; do rm -f "$cert"; done
 	rm -rf "$work"
 }
@@ -123,11 +130,13 @@ free_port() {
 		echo $((20000 + RANDOM % 20000))
 }
 
-# start_fake ANSWER: the fake model on 127.0.0.1 answering ANSWER once; sets fake_url.
+# start_fake ANSWER [TIMES]: the fake model on 127.0.0.1 answering ANSWER to TIMES
+# requests (1); sets fake_url.
 start_fake() {
-	cat >"$work/script.json" <<EOF
-{"models": [{"id": "fake-model"}], "turns": [{"text": ["$1"], "usage": {"prompt_tokens": 10, "completion_tokens": 3}}]}
-EOF
+	local turn="{\"text\": [\"$1\"], \"usage\": {\"prompt_tokens\": 10, \"completion_tokens\": 3}}" turns n
+	turns=$turn
+	for ((n = 1; n < ${2:-1}; n++)); do turns="$turns, $turn"; done
+	echo "{\"models\": [{\"id\": \"fake-model\"}], \"turns\": [$turns]}" >"$work/script.json"
 	"$work/fakemodel" -script "$work/script.json" >"$work/fake.url" 2>"$work/fake.err" &
 	fake_pid=$!
 	for _ in $(seq 100); do
@@ -242,6 +251,86 @@ start_fake "Hello from pi."
 check localhost/albert-code-pi:smoke albert-code-pi-smoke "Hello from pi." \
 	'{"prompt":"say hello","workspace":"proj","model":"fake-model","extraArgs":["--provider","fake"]}' \
 	-e FAKE_MODEL_URL="$fake_url" -e ALBERT_CODE_AVAILABLE_MODELS=fake-model
+
+# Three replicas of the minimal image on one PostgreSQL (Debian's, on 127.0.0.1, as the
+# compose file runs it) and one shared workspace volume: a file written through one
+# replica is read through another, an async run posted to the first is read finished from
+# the second, a sync run answers on the third; then every replica exits 0 on SIGTERM.
+replicas() {
+	pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1)
+	[ -x "$pgbin/pg_ctl" ] || fail "no PostgreSQL server programs in /usr/lib/postgresql (apt-get install postgresql)"
+	pgdir=$(mktemp -d)
+	chown nobody "$pgdir"
+	local pgport
+	pgport=$(free_port)
+	runuser -u nobody -- "$pgbin/initdb" -D "$pgdir/data" -U albert --auth=trust -E UTF8 --locale=C --no-sync >/dev/null ||
+		fail "initdb failed"
+	runuser -u nobody -- "$pgbin/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w -t 60 \
+		-o "-p $pgport -k $pgdir -c listen_addresses=127.0.0.1 -c fsync=off" start >/dev/null ||
+		fail "PostgreSQL did not start: $(cat "$pgdir/log")"
+	local url="postgres://albert@127.0.0.1:$pgport/postgres?sslmode=disable"
+	start_fake "Hello from a replica." 2
+	podman volume rm -f albert-code-smoke-workspaces >/dev/null 2>&1 || true
+	podman volume create albert-code-smoke-workspaces >/dev/null
+	local ports=() i
+	for i in 1 2 3; do
+		ports+=("$(free_port)")
+		containers+=("albert-code-replica-$i")
+		podman rm -f -t 0 "albert-code-replica-$i" >/dev/null 2>&1 || true
+		podman run -d --name "albert-code-replica-$i" --network host \
+			-v albert-code-smoke-workspaces:/workspace \
+			-e ALBERT_CODE_API_MODE_PORT="${ports[$((i - 1))]}" -e ALBERT_CODE_API_MODE_HOST=127.0.0.1 \
+			-e ALBERT_CODE_API_MODE_TOKEN="$token" -e ALBERT_CODE_DATABASE_URL="$url" \
+			-e ALBERT_API_KEY=fake -e ALBERT_CODE_BASE_URL="$fake_url" \
+			localhost/albert-code:smoke >/dev/null 2>"$work/podman-run.err" || {
+			cat "$work/podman-run.err" >&2
+			fail "replica $i: podman run failed"
+		}
+	done
+	local t0=$SECONDS
+	for i in 0 1 2; do
+		until curl -fsS "http://127.0.0.1:${ports[$i]}/healthz" >/dev/null 2>&1; do
+			if ((SECONDS - t0 > 90)) || [ "$(podman inspect -f '{{.State.Running}}' "albert-code-replica-$((i + 1))")" != true ]; then
+				podman logs "albert-code-replica-$((i + 1))" >&2
+				fail "replica $((i + 1)) did not answer /healthz within 90 s"
+			fi
+			sleep 0.3
+		done
+	done
+	local auth=(-H "Authorization: Bearer $token")
+	curl -fsS "${auth[@]}" -X PUT --data-binary shared "http://127.0.0.1:${ports[0]}/files/proj/shared.txt" >/dev/null ||
+		fail "PUT /files on replica 1 failed"
+	[ "$(curl -fsS "${auth[@]}" "http://127.0.0.1:${ports[1]}/files/proj/shared.txt")" = shared ] ||
+		fail "replica 2 does not see the file written through replica 1: the workspace volume is not shared"
+	local run_id
+	run_id=$(curl -fsS "${auth[@]}" -d '{"prompt":"say hello","workspace":"proj","async":true}' "http://127.0.0.1:${ports[0]}/run" |
+		python3 -c 'import json, sys; print(json.load(sys.stdin)["runId"])') || fail "async POST /run on replica 1 failed"
+	t0=$SECONDS
+	until curl -fsS "${auth[@]}" "http://127.0.0.1:${ports[1]}/run/result?runId=$run_id" >"$work/result.json" 2>/dev/null &&
+		grep -q '"status":"completed"' "$work/result.json"; do
+		((SECONDS - t0 < 60)) || fail "replica 2 never read run $run_id as completed: $(cat "$work/result.json" 2>/dev/null)"
+		sleep 0.3
+	done
+	grep -q '"text":"Hello from a replica."' "$work/result.json" ||
+		fail "replica 2 read run $run_id without its answer: $(cat "$work/result.json")"
+	curl -fsS "${auth[@]}" -d '{"prompt":"say hello","workspace":"proj"}' "http://127.0.0.1:${ports[2]}/run" |
+		grep -q '"text":"Hello from a replica."' || fail "a sync /run on replica 3 failed"
+	for i in 1 2 3; do
+		podman stop -t 30 "albert-code-replica-$i" >/dev/null 2>&1
+		[ "$(podman inspect -f '{{.State.ExitCode}}' "albert-code-replica-$i")" = 0 ] || {
+			podman logs "albert-code-replica-$i" >&2
+			fail "replica $i did not exit 0 after SIGTERM"
+		}
+		podman rm "albert-code-replica-$i" >/dev/null 2>&1
+	done
+	stop_fake
+	podman volume rm -f albert-code-smoke-workspaces >/dev/null 2>&1 || true
+	runuser -u nobody -- "$pgbin/pg_ctl" -D "$pgdir/data" -m fast -w stop >/dev/null || true
+	rm -rf "$pgdir"
+	pgdir=
+	echo "image smoke: three replicas on PostgreSQL ok (a shared volume, a run posted to one read from another, SIGTERM)"
+}
+replicas
 
 bash deploy/kubernetes/smoke.sh localhost/albert-code:smoke || fail "the Kubernetes manifest did not run (above)"
 
