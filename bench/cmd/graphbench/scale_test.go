@@ -27,7 +27,7 @@ func TestScaleLegOnATinyModule(t *testing.T) {
 	if rep.GoFiles != 8 || rep.Floor.Wall <= 0 || rep.Typed.Wall <= 0 || rep.TreeSitter.Wall <= 0 || rep.Typed.MaxRSS <= 0 {
 		t.Errorf("legs = %+v", rep)
 	}
-	if rep.TreeSitterPhases["extract_ms"] <= 0 || rep.IndexBytes <= 0 || rep.IndexFiles["graph.db"] <= 0 {
+	if rep.TreeSitterPhases["first_pass_ms"] <= 0 || rep.IndexBytes <= 0 || rep.IndexFiles["graph.db"] <= 0 {
 		t.Errorf("tree-sitter phases %v, index %d bytes in %v", rep.TreeSitterPhases, rep.IndexBytes, rep.IndexFiles)
 	}
 	if !slices.ContainsFunc(rep.Tables, func(s tableSize) bool { return s.Name == "edges" && s.Bytes > 0 }) {
