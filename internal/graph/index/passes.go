@@ -5,6 +5,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/graph/golang"
@@ -113,5 +114,34 @@ func RunInPasses(ctx context.Context, root string, st *store.Store, opts Options
 	// The tree may have moved during the first pass: scan it again (the
 	// stamps make it cheap).
 	opts.Rebuild = false
-	return Run(ctx, root, st, opts)
+	typed, err := Run(ctx, root, st, opts)
+	if err != nil {
+		return nil, err
+	}
+	return mergePasses(rep, typed), nil
+}
+
+// mergePasses makes the typed pass's report say what the whole index build did:
+// the first pass extracted every file (the typed pass only the Go it
+// type-checked again), and its files with parse errors stand unless the type
+// checker read them again.
+func mergePasses(first, typed *Report) *Report {
+	typed.Extracted, typed.Unchanged = first.Extracted, first.Unchanged
+	typed.Removed, typed.Renamed = first.Removed, first.Renamed
+	typed.Duration += first.Duration
+	typed.Partial = keepFirst(first.Partial, typed.Partial, typed.GoTypes)
+	typed.Quarantined = keepFirst(first.Quarantined, typed.Quarantined, typed.GoTypes)
+	return typed
+}
+
+// keepFirst is the typed pass's list with the first pass's entries it did not
+// redo: all of them when the module did not load, else those not in Go.
+func keepFirst(first, typed []Skip, goTyped bool) []Skip {
+	out := typed
+	for _, s := range first {
+		if !goTyped || !strings.HasSuffix(s.Rel, ".go") {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"maps"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -147,7 +148,9 @@ func TestRunInPassesAnswersFirstThenExactly(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	root := writeTree(t, twoFileModule)
+	files := map[string]string{"tool.py": "def tool():\n    pass\n"} // extracted once, by the first pass
+	maps.Copy(files, twoFileModule)
+	root := writeTree(t, files)
 	st := openStore(t)
 	var firstRep *Report
 	rep, err := RunInPasses(ctx, root, st, passOptions(), func(r *Report) {
@@ -162,6 +165,10 @@ func TestRunInPassesAnswersFirstThenExactly(t *testing.T) {
 	}
 	if !rep.GoTypes || rep.TypesPending || rep.GoFullReason != "the type checker's pass after the first answers" {
 		t.Errorf("typed report: go_types %v, pending %v, reason %q", rep.GoTypes, rep.TypesPending, rep.GoFullReason)
+	}
+	if rep.Extracted != firstRep.Extracted || rep.Extracted == 0 || rep.Duration < firstRep.Duration {
+		t.Errorf("typed report: %d extracted in %v; want the whole build's (first pass: %d in %v)",
+			rep.Extracted, rep.Duration, firstRep.Extracted, firstRep.Duration)
 	}
 	wantExactCaller(t, askCallers(t, st))
 
