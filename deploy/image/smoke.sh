@@ -69,8 +69,9 @@ added_certs=()
 containers=()
 cleanup() {
 	for name in "${containers[@]}"; do
-		podman rm -f -t 0 "$name" >/dev/null 2>&1 || true
+		podman rm -f -v -t 0 "$name" >/dev/null 2>&1 || true
 	done
+	podman volume rm -f albert-code-smoke-workspaces >/dev/null 2>&1
 	[ -n "${fake_pid:-}" ] && kill "$fake_pid" 2>/dev/null
 	if [ -n "${pgdir:-}" ]; then
 		runuser -u nobody -- "$pgbin/pg_ctl" -D "$pgdir/data" -m immediate -w stop >/dev/null 2>&1
@@ -137,6 +138,8 @@ start_fake() {
 	turns=$turn
 	for ((n = 1; n < ${2:-1}; n++)); do turns="$turns, $turn"; done
 	echo "{\"models\": [{\"id\": \"fake-model\"}], \"turns\": [$turns]}" >"$work/script.json"
+	# The last server's URL must not be read before this one's shell truncates the file.
+	rm -f "$work/fake.url"
 	"$work/fakemodel" -script "$work/script.json" >"$work/fake.url" 2>"$work/fake.err" &
 	fake_pid=$!
 	for _ in $(seq 100); do
@@ -187,7 +190,7 @@ check() {
 	shift 4
 	local port
 	port=$(free_port)
-	podman rm -f -t 0 "$name" >/dev/null 2>&1 || true
+	podman rm -f -v -t 0 "$name" >/dev/null 2>&1 || true
 	containers+=("$name")
 	podman run -d --name "$name" --network host \
 		-v "$work/init.d:/home/albert/.albert-code/init.d:ro" \
@@ -236,7 +239,7 @@ check() {
 	podman logs "$name" 2>&1 | grep -q stopped || fail "$name: serve did not log its stop"
 	stop_fake
 	# (podman without systemd complains it cannot remove a health-check timer: noise)
-	podman rm "$name" >/dev/null 2>&1
+	podman rm -v "$name" >/dev/null 2>&1
 	echo "image smoke: $image ok (start, init.d, /healthz, /run, SIGTERM in $((SECONDS - t0)) s)"
 }
 
@@ -276,7 +279,7 @@ replicas() {
 	for i in 1 2 3; do
 		ports+=("$(free_port)")
 		containers+=("albert-code-replica-$i")
-		podman rm -f -t 0 "albert-code-replica-$i" >/dev/null 2>&1 || true
+		podman rm -f -v -t 0 "albert-code-replica-$i" >/dev/null 2>&1 || true
 		podman run -d --name "albert-code-replica-$i" --network host \
 			-v albert-code-smoke-workspaces:/workspace \
 			-e ALBERT_CODE_API_MODE_PORT="${ports[$((i - 1))]}" -e ALBERT_CODE_API_MODE_HOST=127.0.0.1 \
@@ -321,7 +324,7 @@ replicas() {
 			podman logs "albert-code-replica-$i" >&2
 			fail "replica $i did not exit 0 after SIGTERM"
 		}
-		podman rm "albert-code-replica-$i" >/dev/null 2>&1
+		podman rm -v "albert-code-replica-$i" >/dev/null 2>&1
 	done
 	stop_fake
 	podman volume rm -f albert-code-smoke-workspaces >/dev/null 2>&1 || true
