@@ -15,8 +15,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
+	"syscall"
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
@@ -45,7 +47,10 @@ func main() {
 }
 
 func run(bin string, runs, workspaces int, delay time.Duration) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	// An interrupt still stops the replicas and the database server (the defers).
+	sig, stopSig := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stopSig()
+	ctx, cancel := context.WithTimeout(sig, 20*time.Minute)
 	defer cancel()
 	dir, err := os.MkdirTemp("", "replicabench")
 	if err != nil {

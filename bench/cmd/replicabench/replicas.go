@@ -28,10 +28,15 @@ type replica struct {
 // store env names (a run store file, or the database URL).
 func startReplica(ctx context.Context, bin, dir, name, modelURL string, store ...string) (*replica, error) {
 	home := filepath.Join(dir, name)
-	for _, d := range []string{filepath.Join(home, ".albert-code"), filepath.Join(home, "tmp"), filepath.Join(dir, "ws")} {
+	for _, d := range []string{filepath.Join(home, ".albert-code"), filepath.Join(home, "tmp"), filepath.Join(home, "xdg", "albert-code"), filepath.Join(dir, "ws")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, err
 		}
+	}
+	// The throttler would space the fake model's requests by the model's published
+	// rate limit: this measures the store, not the provider's limits.
+	if err := os.WriteFile(filepath.Join(home, "xdg", "albert-code", "config.toml"), []byte("[rate_limits]\nenabled = false\n"), 0o644); err != nil {
+		return nil, err
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
