@@ -18,10 +18,14 @@ import (
 
 // replica is one `albert-code serve` process.
 type replica struct {
-	cmd    *exec.Cmd
-	base   string
-	log    string
-	exited chan error
+	cmd  *exec.Cmd
+	base string
+	log  string
+	// exited is closed once the process is reaped, waitErr set before: a closed
+	// channel, since both kill and the deferred stop wait on it (a value sent once
+	// left the second waiter blocked for ever, which hung the bench).
+	exited  chan struct{}
+	waitErr error
 }
 
 // startReplica starts serve in dir/name with the shared workspace root dir/ws and the
@@ -64,17 +68,17 @@ func startReplica(ctx context.Context, bin, dir, name, modelURL string, store ..
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s serve: %w", bin, err)
 	}
-	r := &replica{cmd: cmd, base: "http://127.0.0.1:" + strconv.Itoa(port), log: logPath, exited: make(chan error, 1)}
-	go func() { r.exited <- cmd.Wait() }()
+	r := &replica{cmd: cmd, base: "http://127.0.0.1:" + strconv.Itoa(port), log: logPath, exited: make(chan struct{})}
+	go func() { r.waitErr = cmd.Wait(); close(r.exited) }()
 	for deadline := time.Now().Add(60 * time.Second); ; {
 		if resp, err := http.Get(r.base + "/healthz"); err == nil {
 			resp.Body.Close()
 			return r, nil
 		}
 		select {
-		case err := <-r.exited:
+		case <-r.exited:
 			b, _ := os.ReadFile(logPath)
-			return nil, fmt.Errorf("replica %s exited (%v): %s", name, err, b)
+			return nil, fmt.Errorf("replica %s exited (%v): %s", name, r.waitErr, b)
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-time.After(20 * time.Millisecond):

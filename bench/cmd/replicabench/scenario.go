@@ -54,6 +54,9 @@ func (sc scenario) run(ctx context.Context, bin, modelURL string, runs, workspac
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	errs := make(chan error, runs)
+	// At most postersAtOnce posts in flight: serve caps one address at 64
+	// connections (api.DefaultMaxConnsPerClient) and closes the ones above.
+	posters := make(chan struct{}, postersAtOnce)
 	for i := range runs {
 		if sc.kill && i == runs/2 {
 			wg.Wait() // the first half is accepted; some run, most queue
@@ -66,6 +69,8 @@ func (sc scenario) run(ctx context.Context, bin, modelURL string, runs, workspac
 		r := live[i%len(live)]
 		mu.Unlock()
 		wg.Go(func() {
+			posters <- struct{}{}
+			defer func() { <-posters }()
 			body := fmt.Sprintf(`{"prompt":"run %d","workspace":"w%02d","async":true}`, i, i%workspaces)
 			code, out, err := r.call(ctx, "POST", "/run", body)
 			id, _ := out["runId"].(string)
@@ -211,3 +216,7 @@ func (o outcome) row(sc scenario) string {
 		o.completed, o.failed, strings.Join(reasons, "; "), o.stuck, o.twice, o.runsPerSec,
 		o.p50.Round(time.Millisecond), o.p99.Round(time.Millisecond))
 }
+
+// postersAtOnce is how many posts the bench keeps in flight, half serve's per-client
+// connection cap.
+const postersAtOnce = 32
