@@ -77,6 +77,47 @@ func Find() (string, error) {
 		"): install it with `apt-get install -y chromium` (.ci/run does), or set " + ChromiumEnv)
 }
 
+// allocatorOptions start Chromium headless, off the network, in userDataDir.
+func allocatorOptions(path, userDataDir string, width, height int) []chromedp.ExecAllocatorOption {
+	alloc := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.UserDataDir(userDataDir),
+		chromedp.WindowSize(width, height),
+		chromedp.Flag("disable-gpu", true),
+		// Every request but loopback goes to a closed port: a test never reaches
+		// the internet, even when a page asks for it (Chromium never proxies
+		// loopback addresses).
+		chromedp.ProxyServer("http://127.0.0.1:9"),
+		chromedp.Flag("no-proxy-server", false),
+	)
+	if os.Geteuid() == 0 {
+		// Chromium refuses to run as root with its sandbox on; CI runs as root.
+		alloc = append(alloc, chromedp.NoSandbox)
+	}
+	return alloc
+}
+
+// Launch starts the same headless Chromium for a program that is not a test (the
+// benchmarks): a 1280x800 tab, and the func that stops it and removes its profile.
+func Launch(ctx context.Context) (context.Context, func(), error) {
+	path, err := Find()
+	if err != nil {
+		return nil, nil, err
+	}
+	dir, err := os.MkdirTemp("", "albert-code-chromium-")
+	if err != nil {
+		return nil, nil, err
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, allocatorOptions(path, dir, 1280, 800)...)
+	tab, cancelTab := chromedp.NewContext(actx)
+	stop := func() { cancelTab(); cancelAlloc(); _ = os.RemoveAll(dir) }
+	if err := chromedp.Do(tab); err != nil {
+		stop()
+		return nil, nil, fmt.Errorf("start Chromium (%s): %w", path, err)
+	}
+	return tab, stop, nil
+}
+
 // New starts a headless Chromium for t. The browser stops when the test ends or
 // its timeout passes; the test then fails if the pages logged a console error,
 // threw an uncaught exception or had a request fail, unless Allow matched it.
@@ -92,21 +133,7 @@ func New(t testing.TB, opts Options) *Browser {
 	if opts.Width <= 0 || opts.Height <= 0 {
 		opts.Width, opts.Height = 1280, 800
 	}
-	alloc := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(opts.Width, opts.Height),
-		chromedp.Flag("disable-gpu", true),
-		// Every request but loopback goes to a closed port: a test never reaches
-		// the internet, even when a page asks for it (Chromium never proxies
-		// loopback addresses).
-		chromedp.ProxyServer("http://127.0.0.1:9"),
-		chromedp.Flag("no-proxy-server", false),
-	)
-	if os.Geteuid() == 0 {
-		// Chromium refuses to run as root with its sandbox on; CI runs as root.
-		alloc = append(alloc, chromedp.NoSandbox)
-	}
+	alloc := allocatorOptions(path, t.TempDir(), opts.Width, opts.Height)
 	deadline, cancelDeadline := context.WithTimeout(context.Background(), opts.Timeout)
 	actx, cancelAlloc := chromedp.NewExecAllocator(deadline, alloc...)
 	ctx, cancelTab := chromedp.NewContext(actx)

@@ -172,7 +172,7 @@ func measure(size, n int) (report, error) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	tab, stop, err := browser(ctx)
+	tab, stop, err := browsertest.Launch(ctx)
 	if err != nil {
 		return r, err
 	}
@@ -317,30 +317,4 @@ func load(parent context.Context, u string) (sample, error) {
 	s.HTMLBytes = html
 	s.RendererRSS = renderersRSS(tab) - before
 	return s, err
-}
-
-// browser starts a headless Chromium off the network, as internal/browsertest
-// does for tests.
-func browser(ctx context.Context) (context.Context, func(), error) {
-	path, err := browsertest.Find()
-	if err != nil {
-		return nil, nil, err
-	}
-	dir, err := os.MkdirTemp("", "consolebench-chromium-")
-	if err != nil {
-		return nil, nil, err
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.UserDataDir(dir),
-		chromedp.WindowSize(1280, 800), chromedp.Flag("disable-gpu", true), chromedp.ProxyServer("http://127.0.0.1:9"))
-	if os.Geteuid() == 0 {
-		opts = append(opts, chromedp.NoSandbox) // Chromium refuses root with its sandbox on
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	tab, cancelTab := chromedp.NewContext(actx)
-	if err := chromedp.Do(tab); err != nil {
-		cancelTab()
-		cancelAlloc()
-		return nil, nil, fmt.Errorf("start Chromium (%s): %w", path, err)
-	}
-	return tab, func() { cancelTab(); cancelAlloc(); _ = os.RemoveAll(dir) }, nil
 }

@@ -118,7 +118,7 @@ func once(repo string) (result, error) {
 	defer srv.Close()
 	url := "http://" + ln.Addr().String() + "/"
 
-	tab, stop, err := browser(ctx)
+	tab, stop, err := browsertest.Launch(ctx)
 	if err != nil {
 		return r, err
 	}
@@ -189,30 +189,4 @@ func paint(tab context.Context, url string) (float64, error) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return 0, fmt.Errorf("no map drawn within 3 minutes")
-}
-
-// browser starts a headless Chromium off the network, as internal/browsertest
-// does for tests.
-func browser(ctx context.Context) (context.Context, func(), error) {
-	path, err := browsertest.Find()
-	if err != nil {
-		return nil, nil, err
-	}
-	dir, err := os.MkdirTemp("", "mapbench-chromium-")
-	if err != nil {
-		return nil, nil, err
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.UserDataDir(dir),
-		chromedp.WindowSize(1280, 800), chromedp.Flag("disable-gpu", true), chromedp.ProxyServer("http://127.0.0.1:9"))
-	if os.Geteuid() == 0 {
-		opts = append(opts, chromedp.NoSandbox) // Chromium refuses root with its sandbox on
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	tab, cancelTab := chromedp.NewContext(actx)
-	if err := chromedp.Do(tab); err != nil {
-		cancelTab()
-		cancelAlloc()
-		return nil, nil, fmt.Errorf("start Chromium (%s): %w", path, err)
-	}
-	return tab, func() { cancelTab(); cancelAlloc(); _ = os.RemoveAll(dir) }, nil
 }
