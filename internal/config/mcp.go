@@ -151,6 +151,16 @@ func (c *Config) applyMCPServer(s *MCPServer, l mcpServerLayer, raw string, o or
 			}
 			return v, hinted{fmt.Sprintf("invalid sampling mode %q", v), "want ask, allow or deny"}
 		}),
+		// "allow" answers a server's requests with the user's model unasked: an
+		// approval the repository's authors must not grant themselves.
+		func(c *Config, o origin) error {
+			if l.Sampling != nil && *l.Sampling == SamplingAllow && fromProjectFile(o, at+"sampling") {
+				return fieldError(o, at+"sampling", at+"sampling",
+					`sampling = "allow" is not read from a project file, which the repository's authors control`,
+					"leave it to ask there, or allow the server in your global config")
+			}
+			return nil
+		},
 	)
 }
 

@@ -97,3 +97,17 @@ func TestUpdateFeedRefusedInProjectFile(t *testing.T) {
 		t.Fatalf("a project update_feed was not refused: %v", err)
 	}
 }
+
+// A repository cannot let its own MCP server use the user's model unasked.
+func TestSamplingAllowRefusedInProjectFile(t *testing.T) {
+	s := newSandbox(t)
+	path := write(t, filepath.Join(s.work, ".albert-code.toml"), "[mcp_servers.x]\ncommand = \"x\"\nsampling = \"allow\"\n")
+	_, err := Load(Options{WorkDir: s.work})
+	if err == nil || !strings.Contains(err.Error(), `sampling = "allow" is not read from a project file`) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("a project sampling = \"allow\" was not refused: %v", err)
+	}
+	write(t, path, "[mcp_servers.x]\ncommand = \"x\"\nsampling = \"deny\"\n")
+	if _, err := Load(Options{WorkDir: s.work}); err != nil {
+		t.Fatalf("a project may still deny sampling: %v", err)
+	}
+}
