@@ -68,13 +68,13 @@ type UpdateResult struct {
 // checks, and it returns the changed files. When a variant's surface (a type, a
 // signature, a method, a removed declaration) or imports changed, and
 // opts.ExportDir is set, it re-checks every variant that imports it too
-// (updateWide) and returns their files with their implements edges and a new
+// (surfaceUpdate.run) and returns their files with their implements edges and a new
 // Snapshot.
 //
 // It refuses (FullLoadNeeded) when the go command's answer could differ: go.mod
 // changed, build constraints or a package clause changed, an import of a package
 // the last load did not know, a package that does not type-check or uses cgo, an
-// export data file gone, or an edit reaching more than maxWideFiles files.
+// export data file gone, or an edit reaching more than maxSurfaceUpdateFiles files.
 func Update(ctx context.Context, root string, snap *Snapshot, changed []string, opts Options) (*UpdateResult, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -111,30 +111,30 @@ func Update(ctx context.Context, root string, snap *Snapshot, changed []string, 
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	w := newWide(abs, snap)
+	su := newSurfaceUpdate(abs, snap)
 	ex := newExtraction(abs)
 	// A variant that fails against the old export data may type-check once
 	// another edited one's surface change is seen: every variant is tried before
 	// the first error is returned.
 	var first error
-	var wd *widen
+	importersAffected := false
 	for _, key := range keys {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		err := ex.recheck(w, key, byVariant[key], opts.ExportDir != "")
-		if w := (*widen)(nil); errors.As(err, &w) && wd == nil {
-			wd = w
+		affects, err := ex.recheck(su, key, byVariant[key], opts.ExportDir != "")
+		if affects {
+			importersAffected = true
 		} else if err != nil && first == nil {
 			first = err
 		}
 	}
 	switch {
-	case wd != nil:
+	case importersAffected:
 		if len(keys) > 1 {
-			w.reset()
+			su.reset()
 		}
-		return w.update(ctx, changed, opts)
+		return su.run(ctx, changed, opts)
 	case first != nil:
 		return nil, first
 	}
@@ -143,47 +143,48 @@ func Update(ctx context.Context, root string, snap *Snapshot, changed []string, 
 }
 
 // recheck type-checks one variant and extracts the files in changed. It
-// answers widen when their imports or the variant's surface changed and the
-// caller can re-check importers (canWiden); else it refuses any surface change
-// but new functions, variables and constants (onlyAdditions).
-func (ex *extraction) recheck(w *wide, key string, changed []string, canWiden bool) error {
-	v := w.snap.Variants[key]
+// reports importersAffected, and extracts nothing, when their imports or the
+// variant's surface changed and the caller can re-check importers
+// (canRecheckImporters); else it refuses any surface change but new functions,
+// variables and constants (onlyAdditions).
+func (ex *extraction) recheck(su *surfaceUpdate, key string, changed []string, canRecheckImporters bool) (importersAffected bool, err error) {
+	v := su.snap.Variants[key]
 	if v == nil {
-		return fullLoad("no record of package %s", key)
+		return false, fullLoad("no record of package %s", key)
 	}
 	if v.Incapable != "" {
-		return fullLoad("%s: %s", v.PkgPath, v.Incapable)
+		return false, fullLoad("%s: %s", v.PkgPath, v.Incapable)
 	}
 	isChanged := map[string]bool{}
 	for _, rel := range changed {
 		isChanged[rel] = true
-		p, err := w.parse(rel)
+		p, err := su.parse(rel)
 		if err != nil {
-			return err
+			return false, err
 		}
-		if p.header != w.snap.Files[rel].Header {
-			if !canWiden {
-				return fullLoad("the imports of %s changed", rel)
+		if p.header != su.snap.Files[rel].Header {
+			if !canRecheckImporters {
+				return false, fullLoad("the imports of %s changed", rel)
 			}
-			return &widen{"the imports of " + rel + " changed"}
+			return true, nil
 		}
 	}
-	if err := w.check(key); err != nil {
-		return err
+	if err := su.check(key); err != nil {
+		return false, err
 	}
-	c := w.fresh[key]
+	c := su.fromSource[key]
 	if surface(c.pkg) != v.Surface {
 		why := onlyAdditions(v, c.pkg)
 		switch {
-		case canWiden:
+		case canRecheckImporters:
 			// Even new functions: the export data written keeps the next edit,
 			// which may use them from another package, incremental.
-			return &widen{fmt.Sprintf("package-level declarations of %s changed", v.PkgPath)}
+			return true, nil
 		case why != "":
-			return fullLoad("package-level declarations of %s changed (%s)", v.PkgPath, why)
+			return false, fullLoad("package-level declarations of %s changed (%s)", v.PkgPath, why)
 		}
 	}
-	p := &packages.Package{ID: key, PkgPath: v.PkgPath, Name: v.Name, Types: c.pkg, TypesInfo: c.info, Syntax: c.files, Fset: w.fset}
+	p := &packages.Package{ID: key, PkgPath: v.PkgPath, Name: v.Name, Types: c.pkg, TypesInfo: c.info, Syntax: c.files, Fset: su.fset}
 	units := make([]unit, len(c.files))
 	for i, f := range c.files {
 		rel := v.Files[i]
@@ -195,17 +196,17 @@ func (ex *extraction) recheck(w *wide, key string, changed []string, canWiden bo
 		if !isChanged[u.rel] {
 			continue
 		}
-		pc := w.parsed[u.rel].c
+		pc := su.parsed[u.rel].c
 		ff := &graph.FileFacts{Path: u.rel, Language: Language, Hash: pc.hash, Size: pc.size}
 		ex.facts[u.rel] = ff
-		fx := &fileExtraction{ex: ex, fset: w.fset, u: u, ff: ff, pkgPath: v.PkgPath, info: c.info, fields: fields}
+		fx := &fileExtraction{ex: ex, fset: su.fset, u: u, ff: ff, pkgPath: v.PkgPath, info: c.info, fields: fields}
 		if pkgFile[v.PkgPath] == u.rel {
 			fx.packageNode(pkgDoc[v.PkgPath])
 		}
 		fx.definitions()
 		fx.uses()
 	}
-	return nil
+	return false, nil
 }
 
 // onlyAdditions explains why pkg's declarations differ from the variant's

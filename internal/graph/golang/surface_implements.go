@@ -16,17 +16,17 @@ import (
 // is new, gone or has other methods, and the type has every method it had or
 // has. They are checked from source and their files re-extracted, so that the
 // edges, which live in the implementing type's file, come out as in a full load.
-func (w *wide) implementers(recheck map[string]bool) []string {
+func (su *surfaceUpdate) implementers(recheck map[string]bool) []string {
 	var sets [][]string // method names of changed interfaces, before and after
 	for key := range recheck {
 		before := map[string]TypeRecord{}
-		for _, r := range w.snap.Variants[key].Types {
+		for _, r := range su.snap.Variants[key].Types {
 			if r.Iface {
 				before[r.Name] = r
 			}
 		}
 		now := map[string]TypeRecord{}
-		for _, tn := range w.declared(key) {
+		for _, tn := range su.declared(key) {
 			if r := typeRecord(tn); r.Iface && len(r.Methods) > 0 {
 				now[r.Name] = r
 			}
@@ -43,12 +43,12 @@ func (w *wide) implementers(recheck map[string]bool) []string {
 		}
 	}
 	var out []string
-	for _, key := range slices.Sorted(maps.Keys(w.vars)) {
+	for _, key := range slices.Sorted(maps.Keys(su.variants)) {
 		if recheck[key] {
 			continue
 		}
 	types:
-		for _, r := range w.vars[key].Types {
+		for _, r := range su.variants[key].Types {
 			if r.Iface {
 				continue
 			}
@@ -65,8 +65,8 @@ func (w *wide) implementers(recheck map[string]bool) []string {
 
 // declared are the named, non-generic, non-alias types a re-checked variant
 // declares in the files it claims: the types of its typeDecls.
-func (w *wide) declared(key string) []*types.TypeName {
-	c := w.fresh[key]
+func (su *surfaceUpdate) declared(key string) []*types.TypeName {
+	c := su.fromSource[key]
 	scope := c.pkg.Scope()
 	var out []*types.TypeName
 	for _, name := range scope.Names() {
@@ -77,12 +77,12 @@ func (w *wide) declared(key string) []*types.TypeName {
 		if n, ok := tn.Type().(*types.Named); !ok || n.TypeParams().Len() > 0 {
 			continue
 		}
-		f := w.fset.File(tn.Pos())
+		f := su.fset.File(tn.Pos())
 		if f == nil {
 			continue
 		}
-		rel, err := filepath.Rel(w.root, f.Name())
-		if err != nil || w.snap.Files[filepath.ToSlash(rel)].Variant != key {
+		rel, err := filepath.Rel(su.root, f.Name())
+		if err != nil || su.snap.Files[filepath.ToSlash(rel)].Variant != key {
 			continue
 		}
 		out = append(out, tn)
@@ -116,21 +116,21 @@ type ifaceRef struct {
 // returns the variants outside set whose export data lacks an unexported type a
 // pair needs (the compiler leaves out what no exported declaration reaches):
 // they must be checked from source too.
-func (w *wide) implements(decls []*typeDecl, set map[string]bool) map[string]bool {
+func (su *surfaceUpdate) implements(decls []*typeDecl, set map[string]bool) map[string]bool {
 	missing := map[string]bool{}
 	// obj is a declared type as the pair sees it, nil (and noted) when missing.
 	obj := func(key, path, name string) *types.TypeName {
-		tn := w.typeName(key, path, name)
+		tn := su.typeName(key, path, name)
 		if tn != nil || set[key] {
 			return tn
 		}
-		if c := w.private[key]; c != nil {
+		if c := su.privateChecks[key]; c != nil {
 			if tn, _ := c.pkg.Scope().Lookup(name).(*types.TypeName); tn != nil && privateInterface(tn) {
 				return tn
 			}
 		}
 		if token.IsExported(name) {
-			w.fail(path, fmt.Errorf("no type %s", name))
+			su.fail(path, fmt.Errorf("no type %s", name))
 		} else {
 			missing[key] = true
 		}
@@ -138,7 +138,7 @@ func (w *wide) implements(decls []*typeDecl, set map[string]bool) map[string]boo
 	}
 	byFirst := map[string][]ifaceRef{}
 	add := func(r ifaceRef) { byFirst[r.methods[0]] = append(byFirst[r.methods[0]], r) }
-	for key, v := range w.vars {
+	for key, v := range su.variants {
 		if set[key] {
 			continue
 		}
@@ -173,9 +173,9 @@ func (w *wide) implements(decls []*typeDecl, set map[string]bool) map[string]boo
 					continue
 				}
 				tt, it := tobj.Type(), iobj.Type()
-				if o := w.lookupIn(key, i.path, i.name, obj); o != nil {
+				if o := su.lookupIn(key, i.path, i.name, obj); o != nil {
 					it = o.Type()
-				} else if o := w.lookupIn(i.key, path, name, obj); o != nil {
+				} else if o := su.lookupIn(i.key, path, name, obj); o != nil {
 					tt = o.Type()
 				}
 				if satisfies(tt, it) {
@@ -191,7 +191,7 @@ func (w *wide) implements(decls []*typeDecl, set map[string]bool) map[string]boo
 			case s.synthetic:
 				it = stdSynthetic().Scope().Lookup(s.name).Type()
 			default:
-				o := w.stdType(key, s.path, s.name)
+				o := su.stdType(key, s.path, s.name)
 				if o == nil {
 					continue
 				}
@@ -210,8 +210,8 @@ func (w *wide) implements(decls []*typeDecl, set map[string]bool) map[string]boo
 }
 
 // typeName is the type name declared in variant key's package.
-func (w *wide) typeName(key, path, name string) *types.TypeName {
-	p := w.types(key)
+func (su *surfaceUpdate) typeName(key, path, name string) *types.TypeName {
+	p := su.packageOf(key)
 	if p == nil || p.Path() != path {
 		return nil
 	}
@@ -223,12 +223,12 @@ func (w *wide) typeName(key, path, name string) *types.TypeName {
 // package that view imports, transitively (itself included); nil when it does
 // not import the package, or the variant does not declare the type
 // (closures.lookup in a full load). obj resolves a type the variant declares.
-func (w *wide) lookupIn(view, path, name string, obj func(key, path, name string) *types.TypeName) *types.TypeName {
-	for k := range w.reach(view) {
-		if w.vars[k].PkgPath != path {
+func (su *surfaceUpdate) lookupIn(view, path, name string, obj func(key, path, name string) *types.TypeName) *types.TypeName {
+	for k := range su.reach(view) {
+		if su.variants[k].PkgPath != path {
 			continue
 		}
-		if !w.declares(k, name) {
+		if !su.declares(k, name) {
 			return nil
 		}
 		return obj(k, path, name)
@@ -237,8 +237,8 @@ func (w *wide) lookupIn(view, path, name string, obj func(key, path, name string
 }
 
 // declares reports whether variant key's package declares a type named name.
-func (w *wide) declares(key, name string) bool {
-	if c := w.fresh[key]; c != nil {
+func (su *surfaceUpdate) declares(key, name string) bool {
+	if c := su.fromSource[key]; c != nil {
 		_, ok := c.pkg.Scope().Lookup(name).(*types.TypeName)
 		return ok
 	}
@@ -246,7 +246,7 @@ func (w *wide) declares(key, name string) bool {
 	// files of its plain variant, which claims them.
 	prefix, id, _ := splitKey(key)
 	for _, k := range []string{key, prefix + id} {
-		if v := w.vars[k]; v != nil && v.PkgPath == w.vars[key].PkgPath {
+		if v := su.variants[k]; v != nil && v.PkgPath == su.variants[key].PkgPath {
 			for _, r := range v.Types {
 				if r.Name == name {
 					return true
@@ -254,27 +254,27 @@ func (w *wide) declares(key, name string) bool {
 			}
 		}
 	}
-	return w.typeName(key, w.vars[key].PkgPath, name) != nil
+	return su.typeName(key, su.variants[key].PkgPath, name) != nil
 }
 
 // stdType is a standard interface as variant key sees it, nil when it does not
 // import its package (transitively).
-func (w *wide) stdType(key, path, name string) *types.TypeName {
-	if !slices.Contains(w.stdSeen(key), path) {
+func (su *surfaceUpdate) stdType(key, path, name string) *types.TypeName {
+	if !slices.Contains(su.stdSeen(key), path) {
 		return nil
 	}
-	file := w.snap.StdExports[path]
+	file := su.snap.StdExports[path]
 	if file == "" {
 		return nil
 	}
 	prefix, _, _ := splitKey(key)
-	u := w.universe(prefix)
+	u := su.universe(prefix)
 	view := u.view()
 	p := view[path]
 	if p == nil || !p.Complete() {
 		var err error
-		if p, err = readExport(w.fset, view, file, path); err != nil {
-			w.fail(path, err)
+		if p, err = readExport(su.fset, view, file, path); err != nil {
+			su.fail(path, err)
 			return nil
 		}
 		u.commit(view)

@@ -20,44 +20,39 @@ import (
 	"github.com/etalab-ia/albert-code/internal/graph"
 )
 
-// maxWideFiles bounds how many files an update re-checks from source after a
+// maxSurfaceUpdateFiles bounds how many files an update re-checks from source after a
 // surface change. A file costs what it costs in the type-checking half of a full
 // load (which checks every file from source, after go list has recompiled the
 // changed packages and their importers), so re-checking is never the slower way;
 // measured, re-checking all 1,000 files of gen-go-1000 and storing them took
 // 2.6 s of CPU against 3–4 s for a full load. The bound only caps an edit that
 // reaches a very large module. A judgement call.
-const maxWideFiles = 5000
+const maxSurfaceUpdateFiles = 5000
 
 // maxImplementsRounds bounds how often an update grows the set of packages it
 // checks from source for implements edges; each round usually adds none.
 const maxImplementsRounds = 4
 
-// widen is recheck's answer when the edited variant's surface or imports
-// changed: Update then re-checks its importers too (updateWide).
-type widen struct{ reason string }
-
-func (w *widen) Error() string { return w.reason }
-
-// wide is one surface update: the variant graph after the edit, the packages
-// re-checked from source, and the type universes export data is read into.
-type wide struct {
+// surfaceUpdate is one update after a surface change: the variant graph after
+// the edit, the packages re-checked from source, and the type universes export
+// data is read into.
+type surfaceUpdate struct {
 	root string
 	snap *Snapshot
-	// vars is the variant graph after the edit: snap's, with new imports for the
-	// variants that compile an edited file whose imports changed.
-	vars     map[string]*Variant
-	importsC map[string]bool // variants whose imports changed
-	fset     *token.FileSet
-	parsed   map[string]*parsedFile // by path relative to the root
-	unis     map[string]*universe   // by module prefix and test suffix
-	fresh    map[string]*checked    // variants re-checked, by key
-	loaded   map[string]*types.Package
-	closure  map[string]map[string]bool
-	std      map[string][]string
-	modPaths map[string]bool // prefix + package path of every module variant
-	err      error           // the first export data that could not be read
-	private  map[string]*checked
+	// variants is the variant graph after the edit: snap's, with new imports for
+	// the variants that compile an edited file whose imports changed.
+	variants       map[string]*Variant
+	importsChanged map[string]bool // variants whose imports changed, by key
+	fset           *token.FileSet
+	parsed         map[string]*parsedFile     // by path relative to the root
+	universes      map[string]*universe       // by module prefix and test suffix
+	fromSource     map[string]*checked        // variants re-checked from source, by key
+	fromExport     map[string]*types.Package  // variants read from export data, by key
+	reachOf        map[string]map[string]bool // reach's answers, by key
+	stdSeenOf      map[string][]string        // stdSeen's answers, by key
+	modulePaths    map[string]bool            // prefix + package path of every module variant
+	exportErr      error                      // the first export data that could not be read
+	privateChecks  map[string]*checked        // checkPrivately's variants, outside their universe
 }
 
 type parsedFile struct {
@@ -122,79 +117,79 @@ func splitKey(key string) (prefix, id, suffix string) {
 	return prefix, key, ""
 }
 
-func newWide(root string, snap *Snapshot) *wide {
-	w := &wide{root: root, snap: snap, vars: maps.Clone(snap.Variants), importsC: map[string]bool{},
-		fset: token.NewFileSet(), parsed: map[string]*parsedFile{}, unis: map[string]*universe{},
-		fresh: map[string]*checked{}, loaded: map[string]*types.Package{},
-		closure: map[string]map[string]bool{}, std: map[string][]string{}, modPaths: map[string]bool{},
-		private: map[string]*checked{}}
+func newSurfaceUpdate(root string, snap *Snapshot) *surfaceUpdate {
+	su := &surfaceUpdate{root: root, snap: snap, variants: maps.Clone(snap.Variants), importsChanged: map[string]bool{},
+		fset: token.NewFileSet(), parsed: map[string]*parsedFile{}, universes: map[string]*universe{},
+		fromSource: map[string]*checked{}, fromExport: map[string]*types.Package{},
+		reachOf: map[string]map[string]bool{}, stdSeenOf: map[string][]string{}, modulePaths: map[string]bool{},
+		privateChecks: map[string]*checked{}}
 	for key, v := range snap.Variants {
 		prefix, _, _ := splitKey(key)
-		w.modPaths[prefix+v.PkgPath] = true
+		su.modulePaths[prefix+v.PkgPath] = true
 	}
-	return w
+	return su
 }
 
-func (w *wide) universe(key string) *universe {
+func (su *surfaceUpdate) universe(key string) *universe {
 	prefix, _, suffix := splitKey(key)
-	plain := w.unis[prefix]
+	plain := su.universes[prefix]
 	if plain == nil {
 		plain = &universe{pkgs: map[string]*types.Package{}}
-		w.unis[prefix] = plain
+		su.universes[prefix] = plain
 	}
 	if suffix == "" {
 		return plain
 	}
-	u := w.unis[prefix+suffix]
+	u := su.universes[prefix+suffix]
 	if u == nil {
 		u = &universe{base: plain, own: map[string]bool{}, pkgs: map[string]*types.Package{}}
-		for k, v := range w.vars {
+		for k, v := range su.variants {
 			if p, _, s := splitKey(k); p == prefix && s == suffix {
 				u.own[v.PkgPath] = true
 			}
 		}
-		w.unis[prefix+suffix] = u
+		su.universes[prefix+suffix] = u
 	}
 	return u
 }
 
 // parse reads and parses a file once for every variant that compiles it, as
 // go/packages does.
-func (w *wide) parse(rel string) (*parsedFile, error) {
-	if p := w.parsed[rel]; p != nil {
+func (su *surfaceUpdate) parse(rel string) (*parsedFile, error) {
+	if p := su.parsed[rel]; p != nil {
 		return p, nil
 	}
-	name := filepath.Join(w.root, filepath.FromSlash(rel))
+	name := filepath.Join(su.root, filepath.FromSlash(rel))
 	src, err := os.ReadFile(name)
 	if err != nil {
 		return nil, fullLoad("%s: %v", rel, err)
 	}
-	f, err := parser.ParseFile(w.fset, name, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
+	f, err := parser.ParseFile(su.fset, name, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
 		return nil, fullLoad("%s does not parse", rel)
 	}
 	sum := sha256.Sum256(src)
 	p := &parsedFile{file: f, c: content{hash: hex.EncodeToString(sum[:]), size: int64(len(src))},
 		header: fileHeader(f, src), build: fileBuild(f, src)}
-	if rec, ok := w.snap.Files[rel]; ok {
+	if rec, ok := su.snap.Files[rel]; ok {
 		if p.build != rec.Build {
 			return nil, fullLoad("the build constraints or package clause of %s changed", rel)
 		}
 	}
-	w.parsed[rel] = p
+	su.parsed[rel] = p
 	return p, nil
 }
 
-// update re-checks from source the variants that compile the changed files and
+// run re-checks from source the variants that compile the changed files and
 // the variants of the module that import them and may see a difference
-// (checkAll), in dependency order; imports outside that set come from export
+// (recheckAffected), in dependency order; imports outside that set come from export
 // data (nothing outside it depends on a changed package). It extracts every file
 // those variants claim, with the implements edges a full load would give them,
 // re-extracts the packages whose implements edges towards a changed interface
 // may have moved (implementers), returns the files whose facts changed, and a
 // snapshot pointing at fresh export data written into opts.ExportDir.
-func (w *wide) update(ctx context.Context, changed []string, opts Options) (*UpdateResult, error) {
-	root, snap := w.root, w.snap
+func (su *surfaceUpdate) run(ctx context.Context, changed []string, opts Options) (*UpdateResult, error) {
+	root, snap := su.root, su.snap
 	compiledBy := map[string][]string{}
 	for key, v := range snap.Variants {
 		for _, rel := range v.Files {
@@ -219,15 +214,15 @@ func (w *wide) update(ctx context.Context, changed []string, opts Options) (*Upd
 			seeds[key] = true
 		}
 	}
-	if err := w.newImports(edited, compiledBy); err != nil {
+	if err := su.applyNewImports(edited, compiledBy); err != nil {
 		return nil, err
 	}
-	candidates := w.reverseClosure(seeds)
-	order, err := w.order(candidates)
+	candidates := su.reverseClosure(seeds)
+	order, err := su.order(candidates)
 	if err != nil {
 		return nil, err
 	}
-	recheck, order, err := w.checkAll(ctx, order, seeds)
+	recheck, order, err := su.recheckAffected(ctx, order, seeds)
 	if err != nil {
 		return nil, err
 	}
@@ -237,7 +232,7 @@ func (w *wide) update(ctx context.Context, changed []string, opts Options) (*Upd
 	// grown set afresh, so that every package a pair compares is from one check.
 	set := maps.Clone(recheck)
 	more := map[string]bool{}
-	for _, k := range w.implementers(recheck) {
+	for _, k := range su.implementers(recheck) {
 		more[k] = true
 	}
 	var ex *extraction
@@ -248,12 +243,12 @@ func (w *wide) update(ctx context.Context, changed []string, opts Options) (*Upd
 				return nil, fullLoad("implements edges need the source of too many packages")
 			}
 			maps.Copy(set, more)
-			if order, err = w.order(set); err != nil {
+			if order, err = su.order(set); err != nil {
 				return nil, err
 			}
-			w.reset()
+			su.reset()
 			for _, key := range order {
-				if err := w.check(key); err != nil {
+				if err := su.check(key); err != nil {
 					return nil, err
 				}
 			}
@@ -261,23 +256,23 @@ func (w *wide) update(ctx context.Context, changed []string, opts Options) (*Upd
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		ex = newExtraction(w.root)
-		decls = w.extract(ex, order)
-		more = w.implements(decls, set)
-		if len(more) > 0 && w.err == nil && w.checkPrivately(more) {
+		ex = newExtraction(su.root)
+		decls = su.extract(ex, order)
+		more = su.implements(decls, set)
+		if len(more) > 0 && su.exportErr == nil && su.checkPrivately(more) {
 			// The missing interfaces may come whole out of a private check: the
 			// pairs are computed again (edges are deduplicated).
-			more = w.implements(decls, set)
+			more = su.implements(decls, set)
 		}
-		if w.err != nil {
-			return nil, w.err
+		if su.exportErr != nil {
+			return nil, su.exportErr
 		}
 		if len(more) == 0 {
 			break
 		}
 	}
 	files := ex.files()
-	res.Snapshot, err = w.snapshot(order, decls, edited, opts.ExportDir)
+	res.Snapshot, err = su.snapshot(order, decls, edited, opts.ExportDir)
 	if err != nil {
 		return nil, err
 	}
@@ -300,9 +295,9 @@ func (w *wide) update(ctx context.Context, changed []string, opts Options) (*Upd
 
 // reverseClosure is seeds and every variant importing one of them, transitively:
 // the variants an edit may reach.
-func (w *wide) reverseClosure(seeds map[string]bool) map[string]bool {
+func (su *surfaceUpdate) reverseClosure(seeds map[string]bool) map[string]bool {
 	importers := map[string][]string{}
-	for key, v := range w.vars {
+	for key, v := range su.variants {
 		for _, imp := range v.Imports {
 			if imp.Variant != "" {
 				importers[imp.Variant] = append(importers[imp.Variant], key)
@@ -327,7 +322,7 @@ func (w *wide) reverseClosure(seeds map[string]bool) map[string]bool {
 }
 
 // order sorts the variants of set so that each comes after those it imports.
-func (w *wide) order(set map[string]bool) ([]string, error) {
+func (su *surfaceUpdate) order(set map[string]bool) ([]string, error) {
 	keys := slices.Sorted(maps.Keys(set))
 	state := map[string]int{} // 1 visiting, 2 done
 	var out []string
@@ -335,12 +330,12 @@ func (w *wide) order(set map[string]bool) ([]string, error) {
 	visit = func(key string) error {
 		switch state[key] {
 		case 1:
-			return fullLoad("import cycle through %s", w.vars[key].PkgPath)
+			return fullLoad("import cycle through %s", su.variants[key].PkgPath)
 		case 2:
 			return nil
 		}
 		state[key] = 1
-		v := w.vars[key]
+		v := su.variants[key]
 		for _, path := range slices.Sorted(maps.Keys(v.Imports)) {
 			if k := v.Imports[path].Variant; set[k] {
 				if err := visit(k); err != nil {
@@ -362,31 +357,31 @@ func (w *wide) order(set map[string]bool) ([]string, error) {
 
 // check type-checks variant key from source and puts it in its universe in
 // place of its export data.
-func (w *wide) check(key string) error {
-	c, err := w.compile(key, true)
+func (su *surfaceUpdate) check(key string) error {
+	c, err := su.compile(key, true)
 	if err != nil {
 		return err
 	}
-	w.fresh[key] = c
+	su.fromSource[key] = c
 	return nil
 }
 
 // compile type-checks variant key from source; publish puts the package in its
 // universe.
-func (w *wide) compile(key string, publish bool) (*checked, error) {
-	v := w.vars[key]
+func (su *surfaceUpdate) compile(key string, publish bool) (*checked, error) {
+	v := su.variants[key]
 	if v.Incapable != "" {
 		return nil, fullLoad("%s: %s", v.PkgPath, v.Incapable)
 	}
 	files := make([]*ast.File, len(v.Files))
 	for i, rel := range v.Files {
-		p, err := w.parse(rel)
+		p, err := su.parse(rel)
 		if err != nil {
 			return nil, err
 		}
 		files[i] = p.file
 	}
-	u := w.universe(key)
+	u := su.universe(key)
 	view := u.view()
 	var importErr error
 	imp := importerFunc(func(path string) (*types.Package, error) {
@@ -398,19 +393,19 @@ func (w *wide) compile(key string, publish bool) (*checked, error) {
 			importErr = fullLoad("%s imports %s, unknown to the last load", v.PkgPath, path)
 			return nil, importErr
 		}
-		if c := w.fresh[dep.Variant]; c != nil {
+		if c := su.fromSource[dep.Variant]; c != nil {
 			return c.pkg, nil
 		}
 		if p := view[dep.PkgPath]; p != nil && p.Complete() {
 			return p, nil
 		}
-		p, err := readExport(w.fset, view, dep.Export, dep.PkgPath)
+		p, err := readExport(su.fset, view, dep.Export, dep.PkgPath)
 		if err != nil {
 			importErr = fullLoad("export data of %s: %v", dep.PkgPath, err)
 		}
 		return p, err
 	})
-	pkg, info, typeErr := checkFiles(w.fset, v, files, imp)
+	pkg, info, typeErr := checkFiles(su.fset, v, files, imp)
 	if importErr != nil {
 		return nil, importErr
 	}
@@ -424,36 +419,36 @@ func (w *wide) compile(key string, publish bool) (*checked, error) {
 	return &checked{v: v, pkg: pkg, info: info, files: files}, nil
 }
 
-// types is variant key's package as every other package sees it: re-checked, or
+// packageOf is variant key's package as every other package sees it: re-checked, or
 // read from its export data.
-func (w *wide) types(key string) *types.Package {
-	if c := w.fresh[key]; c != nil {
+func (su *surfaceUpdate) packageOf(key string) *types.Package {
+	if c := su.fromSource[key]; c != nil {
 		return c.pkg
 	}
-	if p, ok := w.loaded[key]; ok {
+	if p, ok := su.fromExport[key]; ok {
 		return p
 	}
-	v := w.vars[key]
-	u := w.universe(key)
+	v := su.variants[key]
+	u := su.universe(key)
 	view := u.view()
 	p := view[v.PkgPath]
 	if p == nil || !p.Complete() {
 		var err error
-		if p, err = readExport(w.fset, view, v.Export, v.PkgPath); err != nil {
-			w.fail(v.PkgPath, err)
+		if p, err = readExport(su.fset, view, v.Export, v.PkgPath); err != nil {
+			su.fail(v.PkgPath, err)
 			p = nil
 		}
 		u.commit(view)
 	}
-	w.loaded[key] = p
+	su.fromExport[key] = p
 	return p
 }
 
 // fail records the first export data that could not be read: without it an
 // implements edge could be missed, so the update refuses.
-func (w *wide) fail(pkgPath string, err error) {
-	if w.err == nil {
-		w.err = fullLoad("export data of %s: %v", pkgPath, err)
+func (su *surfaceUpdate) fail(pkgPath string, err error) {
+	if su.exportErr == nil {
+		su.exportErr = fullLoad("export data of %s: %v", pkgPath, err)
 	}
 }
 
@@ -461,9 +456,9 @@ func (w *wide) fail(pkgPath string, err error) {
 // checks each edited variant against export data alone; when it checked
 // several, one may have read a package that the update then re-checks, and
 // the stale copy must not meet the fresh one.
-func (w *wide) reset() {
-	w.unis, w.fresh, w.loaded = map[string]*universe{}, map[string]*checked{}, map[string]*types.Package{}
-	w.private = map[string]*checked{}
+func (su *surfaceUpdate) reset() {
+	su.universes, su.fromSource, su.fromExport = map[string]*universe{}, map[string]*checked{}, map[string]*types.Package{}
+	su.privateChecks = map[string]*checked{}
 }
 
 // checkPrivately checks from source, without putting them in their universe,
@@ -472,17 +467,17 @@ func (w *wide) reset() {
 // its methods mention no type of its own package (privateInterface): the
 // other types they mention are the universe's, so the pair compares as in a
 // full load without checking again the packages that import it.
-func (w *wide) checkPrivately(keys map[string]bool) bool {
+func (su *surfaceUpdate) checkPrivately(keys map[string]bool) bool {
 	done := false
 	for _, key := range slices.Sorted(maps.Keys(keys)) {
-		if w.private[key] != nil || w.fresh[key] != nil {
+		if su.privateChecks[key] != nil || su.fromSource[key] != nil {
 			continue
 		}
-		c, err := w.compile(key, false)
+		c, err := su.compile(key, false)
 		if err != nil {
 			continue // the full round reports it
 		}
-		w.private[key] = c
+		su.privateChecks[key] = c
 		done = true
 	}
 	return done
@@ -490,11 +485,11 @@ func (w *wide) checkPrivately(keys map[string]bool) bool {
 
 // extract produces the facts of every file the variants in keys claim, and
 // returns the named types they declare.
-func (w *wide) extract(ex *extraction, keys []string) []*typeDecl {
+func (su *surfaceUpdate) extract(ex *extraction, keys []string) []*typeDecl {
 	var units []unit
 	for _, key := range keys {
-		c := w.fresh[key]
-		p := &packages.Package{ID: key, PkgPath: c.v.PkgPath, Name: c.v.Name, Types: c.pkg, TypesInfo: c.info, Syntax: c.files, Fset: w.fset}
+		c := su.fromSource[key]
+		p := &packages.Package{ID: key, PkgPath: c.v.PkgPath, Name: c.v.Name, Types: c.pkg, TypesInfo: c.info, Syntax: c.files, Fset: su.fset}
 		for i, f := range c.files {
 			rel := c.v.Files[i]
 			units = append(units, unit{pkg: p, file: f, rel: rel, test: isTestFile(rel)})
@@ -507,13 +502,13 @@ func (w *wide) extract(ex *extraction, keys []string) []*typeDecl {
 	pkgFile, pkgDoc := packageHomes(units)
 	var decls []*typeDecl
 	for _, u := range units {
-		if w.snap.Files[u.rel].Variant != u.pkg.ID {
+		if su.snap.Files[u.rel].Variant != u.pkg.ID {
 			continue
 		}
-		c := w.parsed[u.rel].c
+		c := su.parsed[u.rel].c
 		ff := &graph.FileFacts{Path: u.rel, Language: Language, Hash: c.hash, Size: c.size}
 		ex.facts[u.rel] = ff
-		fx := &fileExtraction{ex: ex, fset: w.fset, u: u, ff: ff, pkgPath: u.pkg.PkgPath, info: u.pkg.TypesInfo, fields: fields}
+		fx := &fileExtraction{ex: ex, fset: su.fset, u: u, ff: ff, pkgPath: u.pkg.PkgPath, info: u.pkg.TypesInfo, fields: fields}
 		if pkgFile[u.pkg.PkgPath] == u.rel {
 			fx.packageNode(pkgDoc[u.pkg.PkgPath])
 		}
@@ -526,23 +521,23 @@ func (w *wide) extract(ex *extraction, keys []string) []*typeDecl {
 // snapshot is snap after the update: the re-checked variants with their new
 // imports, fingerprints, implements index and fresh export data (written into
 // dir), and the edited files' new headers.
-func (w *wide) snapshot(order []string, decls []*typeDecl, edited []string, dir string) (*Snapshot, error) {
-	out := *w.snap
-	out.Variants = maps.Clone(w.vars)
-	out.Files = maps.Clone(w.snap.Files)
+func (su *surfaceUpdate) snapshot(order []string, decls []*typeDecl, edited []string, dir string) (*Snapshot, error) {
+	out := *su.snap
+	out.Variants = maps.Clone(su.variants)
+	out.Files = maps.Clone(su.snap.Files)
 	exports := map[string]string{}
 	byKey := map[string][]TypeRecord{}
 	for _, d := range decls {
 		byKey[d.view.ID] = append(byKey[d.view.ID], typeRecord(d.obj))
 	}
 	for _, key := range order {
-		c := w.fresh[key]
-		name, err := writeExport(dir, w.fset, c.pkg)
+		c := su.fromSource[key]
+		name, err := writeExport(dir, su.fset, c.pkg)
 		if err != nil {
 			return nil, fullLoad("writing export data of %s: %v", c.v.PkgPath, err)
 		}
 		exports[key] = name
-		v := *w.vars[key]
+		v := *su.variants[key]
 		v.Export, v.Surface, v.Objects, v.Types = name, surface(c.pkg), objects(c.pkg), byKey[key]
 		out.Variants[key] = &v
 	}
@@ -564,7 +559,7 @@ func (w *wide) snapshot(order []string, decls []*typeDecl, edited []string, dir 
 		}
 	}
 	for _, rel := range edited {
-		name := filepath.Join(w.root, filepath.FromSlash(rel))
+		name := filepath.Join(su.root, filepath.FromSlash(rel))
 		if h, b, ok := headerOf(name); ok {
 			rec := out.Files[rel]
 			rec.Header, rec.Build = h, b
@@ -576,16 +571,16 @@ func (w *wide) snapshot(order []string, decls []*typeDecl, edited []string, dir 
 
 // stdSeen lists the packages of the non-synthetic stdInterfaces that variant
 // key sees in the graph after the edit (closures.lookup in a full load).
-func (w *wide) stdSeen(key string) []string {
-	if s, ok := w.std[key]; ok {
+func (su *surfaceUpdate) stdSeen(key string) []string {
+	if s, ok := su.stdSeenOf[key]; ok {
 		return s
 	}
-	w.std[key] = nil // cycles were refused by order
+	su.stdSeenOf[key] = nil // cycles were refused by order
 	set := map[string]bool{}
-	for _, imp := range w.vars[key].Imports {
+	for _, imp := range su.variants[key].Imports {
 		var s []string
 		if imp.Variant != "" {
-			s = w.stdSeen(imp.Variant)
+			s = su.stdSeen(imp.Variant)
 		} else {
 			s = imp.Std
 		}
@@ -597,6 +592,6 @@ func (w *wide) stdSeen(key string) []string {
 	if len(out) == 0 {
 		out = nil
 	}
-	w.std[key] = out
+	su.stdSeenOf[key] = out
 	return out
 }

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 )
 
-// checkAll re-checks, in dependency order, the seeds and every variant that may
+// recheckAffected re-checks, in dependency order, the seeds and every variant that may
 // see a re-checked variant differently: one of its files names a declaration of
 // that variant that changed, was removed, or leads (through the types it
 // mentions) to a changed declaration. Any other importer type-checks as before
@@ -17,9 +17,9 @@ import (
 // declarations reach no importer (none uses them yet, unless it dot-imports the
 // package), and the implements edges of new types are computed where they are
 // declared. It returns the re-checked set and order.
-func (w *wide) checkAll(ctx context.Context, order []string, seeds map[string]bool) (map[string]bool, []string, error) {
+func (su *surfaceUpdate) recheckAffected(ctx context.Context, order []string, seeds map[string]bool) (map[string]bool, []string, error) {
 	changed := map[string]bool{} // package path + "." + name
-	tainted := map[string]map[string]bool{}
+	affected := map[string]map[string]bool{}
 	added := map[string]bool{} // variants with new declarations
 	recheck := map[string]bool{}
 	var out []string
@@ -29,53 +29,53 @@ func (w *wide) checkAll(ctx context.Context, order []string, seeds map[string]bo
 			return nil, nil, err
 		}
 		need := seeds[key]
-		for path, imp := range w.vars[key].Imports {
+		for path, imp := range su.variants[key].Imports {
 			if need {
 				break
 			}
-			need = tainted[imp.Variant] != nil && w.mentions(key, tainted[imp.Variant]) ||
-				added[imp.Variant] && w.dotImports(key, path)
+			need = affected[imp.Variant] != nil && su.mentions(key, affected[imp.Variant]) ||
+				added[imp.Variant] && su.dotImports(key, path)
 		}
 		if !need {
 			continue
 		}
-		if files += len(w.vars[key].Files); files > maxWideFiles {
-			return nil, nil, fullLoad("the edit reaches more than %d files: a full load is cheaper", maxWideFiles)
+		if files += len(su.variants[key].Files); files > maxSurfaceUpdateFiles {
+			return nil, nil, fullLoad("the edit reaches more than %d files: a full load is cheaper", maxSurfaceUpdateFiles)
 		}
-		if !w.checkedAlone(key, recheck) {
-			if err := w.check(key); err != nil {
+		if !su.firstCheckStands(key, recheck) {
+			if err := su.check(key); err != nil {
 				return nil, nil, err
 			}
 		}
 		recheck[key] = true
 		out = append(out, key)
-		c := w.fresh[key]
+		c := su.fromSource[key]
 		names := map[string]bool{}
 		for name, h := range objects(c.pkg) {
-			switch old, ok := w.snap.Variants[key].Objects[name]; {
+			switch old, ok := su.snap.Variants[key].Objects[name]; {
 			case !ok:
 				added[key] = true
 			case old != h:
 				changed[c.v.PkgPath+"."+name], names[name] = true, true
 			}
 		}
-		for name := range w.snap.Variants[key].Objects {
+		for name := range su.snap.Variants[key].Objects {
 			if c.pkg.Scope().Lookup(name) == nil {
 				changed[c.v.PkgPath+"."+name], names[name] = true, true
 			}
 		}
-		w.taint(key, changed, names)
+		su.markReachingChanged(key, changed, names)
 		if len(names) > 0 {
-			tainted[key] = names
+			affected[key] = names
 		}
 	}
 	return recheck, out, nil
 }
 
 // mentions reports whether a file of variant key has an identifier in names.
-func (w *wide) mentions(key string, names map[string]bool) bool {
-	for _, rel := range w.vars[key].Files {
-		p, err := w.parse(rel)
+func (su *surfaceUpdate) mentions(key string, names map[string]bool) bool {
+	for _, rel := range su.variants[key].Files {
+		p, err := su.parse(rel)
 		if err != nil {
 			return true // the check reports it
 		}
@@ -97,15 +97,15 @@ func (w *wide) mentions(key string, names map[string]bool) bool {
 	return false
 }
 
-// checkedAlone reports whether Update's first pass already checked key, against
+// firstCheckStands reports whether Update's first pass already checked key, against
 // export data only, and none of its imports has been re-checked since: that
 // check stands.
-func (w *wide) checkedAlone(key string, recheck map[string]bool) bool {
-	c := w.fresh[key]
-	if c == nil || w.importsC[key] {
+func (su *surfaceUpdate) firstCheckStands(key string, recheck map[string]bool) bool {
+	c := su.fromSource[key]
+	if c == nil || su.importsChanged[key] {
 		return false
 	}
-	for _, imp := range w.vars[key].Imports {
+	for _, imp := range su.variants[key].Imports {
 		if recheck[imp.Variant] {
 			return false
 		}
@@ -114,9 +114,9 @@ func (w *wide) checkedAlone(key string, recheck map[string]bool) bool {
 }
 
 // dotImports reports whether a file of variant key imports path with a dot.
-func (w *wide) dotImports(key, path string) bool {
-	for _, rel := range w.vars[key].Files {
-		name := filepath.Join(w.root, filepath.FromSlash(rel))
+func (su *surfaceUpdate) dotImports(key, path string) bool {
+	for _, rel := range su.variants[key].Files {
+		name := filepath.Join(su.root, filepath.FromSlash(rel))
 		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
 		if err != nil {
 			return true // the re-check reports it
@@ -130,12 +130,12 @@ func (w *wide) dotImports(key, path string) bool {
 	return false
 }
 
-// taint adds to names the package-level declarations of re-checked variant key
+// markReachingChanged adds to names the package-level declarations of re-checked variant key
 // that lead, through the types they mention (fields, signatures, methods,
 // embedded types, across the module's packages), to a changed declaration. The
 // walk starts afresh from each declaration: a result memoised inside a cycle
 // could miss a path.
-func (w *wide) taint(key string, changed, names map[string]bool) {
+func (su *surfaceUpdate) markReachingChanged(key string, changed, names map[string]bool) {
 	prefix, _, _ := splitKey(key)
 	var seen map[types.Type]bool
 	var visit func(t types.Type) bool
@@ -160,7 +160,7 @@ func (w *wide) taint(key string, changed, names map[string]bool) {
 			return visit(t.Rhs())
 		case *types.Named:
 			o := t.Origin().Obj()
-			if o.Pkg() == nil || !w.modPaths[prefix+o.Pkg().Path()] {
+			if o.Pkg() == nil || !su.modulePaths[prefix+o.Pkg().Path()] {
 				return false // outside the module: nothing there changed
 			}
 			if changed[o.Pkg().Path()+"."+o.Name()] {
@@ -220,7 +220,7 @@ func (w *wide) taint(key string, changed, names map[string]bool) {
 		}
 		return false
 	}
-	scope := w.fresh[key].pkg.Scope()
+	scope := su.fromSource[key].pkg.Scope()
 	for _, name := range scope.Names() {
 		if names[name] {
 			continue

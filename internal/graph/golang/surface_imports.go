@@ -6,33 +6,33 @@ import (
 	"strings"
 )
 
-// newImports gives the variants compiling an edited file whose imports changed
+// applyNewImports gives the variants compiling an edited file whose imports changed
 // their new imports, and checks that the go command would still build the same
 // variants.
-func (w *wide) newImports(edited []string, compiledBy map[string][]string) error {
+func (su *surfaceUpdate) applyNewImports(edited []string, compiledBy map[string][]string) error {
 	changed := false
 	for _, rel := range edited {
-		p, err := w.parse(rel)
+		p, err := su.parse(rel)
 		if err != nil {
 			return err
 		}
-		if p.header == w.snap.Files[rel].Header {
+		if p.header == su.snap.Files[rel].Header {
 			continue
 		}
 		changed = true
 		for _, key := range compiledBy[rel] {
-			w.importsC[key] = true
+			su.importsChanged[key] = true
 		}
 	}
 	if !changed {
 		return nil
 	}
-	for key := range w.importsC {
-		old := w.snap.Variants[key]
+	for key := range su.importsChanged {
+		old := su.snap.Variants[key]
 		v := *old
 		v.Imports = map[string]Import{}
 		for _, rel := range old.Files {
-			p, err := w.parse(rel)
+			p, err := su.parse(rel)
 			if err != nil {
 				return err
 			}
@@ -41,16 +41,16 @@ func (w *wide) newImports(edited []string, compiledBy map[string][]string) error
 				if path == "unsafe" || path == "C" {
 					continue
 				}
-				imp, err := w.resolveImport(key, old, path)
+				imp, err := su.resolveImport(key, old, path)
 				if err != nil {
 					return err
 				}
 				v.Imports[path] = imp
 			}
 		}
-		w.vars[key] = &v
+		su.variants[key] = &v
 	}
-	return w.checkTestVariants()
+	return su.checkTestVariants()
 }
 
 func importLiteral(spec *ast.ImportSpec) string {
@@ -60,20 +60,20 @@ func importLiteral(spec *ast.ImportSpec) string {
 // resolveImport names the package an import path denotes in variant key: what it
 // denoted before, a variant of the module, or a package outside the module that
 // another variant imports (its export data is known).
-func (w *wide) resolveImport(key string, old *Variant, path string) (Import, error) {
+func (su *surfaceUpdate) resolveImport(key string, old *Variant, path string) (Import, error) {
 	if imp, ok := old.Imports[path]; ok {
 		return imp, nil
 	}
 	prefix, _, suffix := splitKey(key)
 	for _, k := range []string{prefix + path + suffix, prefix + path} {
-		if v, ok := w.snap.Variants[k]; ok && (k != key) {
+		if v, ok := su.snap.Variants[k]; ok && (k != key) {
 			return Import{PkgPath: v.PkgPath, Export: v.Export, Variant: k}, nil
 		}
 	}
-	if w.modPaths[prefix+path] {
+	if su.modulePaths[prefix+path] {
 		return Import{}, fullLoad("%s imports %s, which has no such variant in the last load", old.PkgPath, path)
 	}
-	for k, v := range w.snap.Variants {
+	for k, v := range su.snap.Variants {
 		if p, _, _ := splitKey(k); p != prefix {
 			continue
 		}
@@ -88,20 +88,20 @@ func (w *wide) resolveImport(key string, old *Variant, path string) (Import, err
 // build other test variants: a plain package that a test's variants reach must
 // not depend on the package under test (it would be recompiled for the test),
 // and a recompiled one must still depend on it.
-func (w *wide) checkTestVariants() error {
-	for key := range w.vars {
+func (su *surfaceUpdate) checkTestVariants() error {
+	for key := range su.variants {
 		prefix, id, suffix := splitKey(key)
 		if suffix == "" {
 			continue
 		}
 		tested := strings.TrimSuffix(strings.TrimPrefix(suffix, " ["), ".test]")
 		underTest := prefix + tested + suffix
-		for k := range w.reach(key) {
-			if _, _, s := splitKey(k); s == "" && w.vars[k].PkgPath == tested {
+		for k := range su.reach(key) {
+			if _, _, s := splitKey(k); s == "" && su.variants[k].PkgPath == tested {
 				return fullLoad("the tests of %s would need packages recompiled that the last load did not", tested)
 			}
 		}
-		if id != tested && id != tested+"_test" && key != underTest && !w.reach(key)[underTest] {
+		if id != tested && id != tested+"_test" && key != underTest && !su.reach(key)[underTest] {
 			return fullLoad("%s would no longer be recompiled for the tests of %s", id, tested)
 		}
 	}
@@ -109,15 +109,15 @@ func (w *wide) checkTestVariants() error {
 }
 
 // reach is the set of module variants key imports, transitively, itself included.
-func (w *wide) reach(key string) map[string]bool {
-	if c, ok := w.closure[key]; ok {
+func (su *surfaceUpdate) reach(key string) map[string]bool {
+	if c, ok := su.reachOf[key]; ok {
 		return c
 	}
 	c := map[string]bool{key: true}
-	w.closure[key] = c // a cycle ends here; order reports it
-	for _, imp := range w.vars[key].Imports {
-		if imp.Variant != "" && w.vars[imp.Variant] != nil {
-			maps.Copy(c, w.reach(imp.Variant))
+	su.reachOf[key] = c // a cycle ends here; order reports it
+	for _, imp := range su.variants[key].Imports {
+		if imp.Variant != "" && su.variants[imp.Variant] != nil {
+			maps.Copy(c, su.reach(imp.Variant))
 		}
 	}
 	return c

@@ -13,8 +13,8 @@ import (
 
 type fileEdit struct{ rel, old, new string }
 
-// wideOpts are the options of a surface update, export data written under dir.
-func wideOpts(dir string) Options { return Options{Tests: true, Env: offline, ExportDir: dir} }
+// surfaceUpdateOpts are the options of a surface update, export data written under dir.
+func surfaceUpdateOpts(dir string) Options { return Options{Tests: true, Env: offline, ExportDir: dir} }
 
 // checkAsFullLoad asserts that the facts after an update (those of before,
 // replaced by up's files) are a full load's, file by file, implements included.
@@ -134,7 +134,7 @@ func TestUpdateSurfaceMatchesFullLoad(t *testing.T) {
 				edit(t, root, e.rel, e.old, e.new)
 				rels = append(rels, e.rel)
 			}
-			opts := wideOpts(t.TempDir())
+			opts := surfaceUpdateOpts(t.TempDir())
 			up, err := Update(context.Background(), root, before.Snapshot, rels, opts)
 			if err != nil {
 				t.Fatalf("Update: %v", err)
@@ -194,7 +194,7 @@ func TestUpdateSurfaceRefusals(t *testing.T) {
 			root := copyFixture(t)
 			before := extractFixtureCopy(t, root)
 			edit(t, root, tc.rel, tc.old, tc.new)
-			_, err := Update(context.Background(), root, before.Snapshot, []string{tc.rel}, wideOpts(t.TempDir()))
+			_, err := Update(context.Background(), root, before.Snapshot, []string{tc.rel}, surfaceUpdateOpts(t.TempDir()))
 			reason, ok := IsFullLoadNeeded(err)
 			if !ok || !strings.Contains(reason, tc.reason) {
 				t.Fatalf("Update = %v, want FullLoadNeeded mentioning %q", err, tc.reason)
