@@ -86,7 +86,7 @@ func (l *Log) Warnings() []string { return slices.Clone(l.warnings) }
 // and writes meta.json only when the title is first set (from the first
 // non-synthetic user message); UpdateMeta and Close write the rest. Rewriting
 // meta.json on every append cost three fsyncs each and was most of a headless
-// run's session overhead (docs/benchmarks.md); after a crash Open recounts the
+// run's session overhead (docs/benchmarks/agent-overhead.md); after a crash Open recounts the
 // messages from the log, which is the truth. Usage and cost are the caller's to set
 // through UpdateMeta.
 //

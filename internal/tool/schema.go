@@ -12,7 +12,7 @@ import (
 // fields without omitempty are required, and no other property is allowed. It follows
 // github.com/google/jsonschema-go's For (a parity test holds it there) but writes JSON
 // directly: the library's reflection and marshalling cost about 0.3 ms a tool at every
-// start, most of building the tool set (docs/benchmarks.md).
+// start, most of building the tool set (docs/benchmarks/agent-overhead.md).
 func SchemaFor[P any]() (json.RawMessage, error) {
 	t := reflect.TypeFor[P]()
 	for t.Kind() == reflect.Pointer {

@@ -2,7 +2,7 @@
 // sending `initialize` to the first `session/update` (the session's available
 // commands, right after session/new), and to the first agent_message_chunk of a
 // prompt, against the in-process fake model server. It speaks JSON-RPC itself, so
-// no client library's start-up is counted. See docs/benchmarks.md.
+// no client library's start-up is counted. See docs/benchmarks/acp.md.
 //
 //	go build -o bench/bin/albert-acp ./cmd/albert-acp
 //	go run ./bench/cmd/acpbench [-n 20] [-albert-acp bench/bin/albert-acp]

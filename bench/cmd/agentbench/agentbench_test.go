@@ -17,7 +17,7 @@ func TestFloorPlaysTheSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got, want := script.TotalDelay(), 82*time.Millisecond; got != want {
-		t.Errorf("scripted delay = %v, want %v (update docs/benchmarks.md if this changes)", got, want)
+		t.Errorf("scripted delay = %v, want %v (update docs/benchmarks/agent-overhead.md if this changes)", got, want)
 	}
 	_, work, err := newWorkspace(t.TempDir())
 	if err != nil {

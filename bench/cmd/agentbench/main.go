@@ -2,7 +2,7 @@
 // 3-turn tool session against the fake model server, side by side in the same
 // run with the peer agent pi (@mariozechner/pi-coding-agent) and with a "floor"
 // client that does only what is irreducible. Contestants alternate so that a
-// shared, noisy machine penalises them alike; see docs/benchmarks.md.
+// shared, noisy machine penalises them alike; see docs/benchmarks/agent-overhead.md.
 //
 //	go run ./bench/cmd/agentbench [-n 10] [-albert-code bench/bin/albert-code] [-pi bench/node_modules/...]
 package main

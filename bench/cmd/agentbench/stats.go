@@ -54,7 +54,7 @@ func summarize(name string, samples []sample) summary {
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-// report prints the table as Markdown, so it pastes into docs/benchmarks.md.
+// report prints the table as Markdown, so it pastes into docs/benchmarks/agent-overhead.md.
 func report(w io.Writer, sums []summary, delay time.Duration) {
 	fmt.Fprintf(w, "Scripted server delay subtracted: %.0f ms per run.\n\n", ms(delay))
 	fmt.Fprintln(w, "| contestant | runs | overhead median (ms) | overhead p90 (ms) | CPU median (ms) | peak RSS median (MiB) | peak RSS p90 (MiB) | other requests |")

@@ -107,7 +107,7 @@ func TestGoAccuracy(t *testing.T) {
 // programs write) over their tiny corpora. The engine must find a definition at
 // nearly every sampled key — the ground truth and the engine agree on where a
 // name is — and answer through MCP as on the command line. Their F1 goals (0.85,
-// 0.80) are reported here, not enforced: docs/benchmarks.md has the figures.
+// 0.80) are reported here, not enforced: docs/benchmarks/graph-accuracy.md has the figures.
 func TestOtherLanguages(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {

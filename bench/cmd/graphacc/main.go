@@ -8,7 +8,7 @@
 //	go run ./bench/cmd/graphacc [flags] TRUTH.json...
 //	go run ./bench/cmd/graphacc prepare [-dir DIR]
 //
-// See docs/benchmarks.md, "Code graph: accuracy" and "Code graph: tokens".
+// See docs/benchmarks/graph-accuracy.md and docs/benchmarks/graph-tokens.md.
 package main
 
 import (

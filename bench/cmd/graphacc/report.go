@@ -41,7 +41,7 @@ func formatCounts(m map[string]int) string {
 
 // writeExamples prints, per run and kind, the n worst-scored questions with what
 // the engine missed (FN) and what it added (FP), named from the ground truth: the
-// raw material for the causes in docs/benchmarks.md.
+// raw material for the causes in docs/benchmarks/graph-accuracy.md.
 func writeExamples(w io.Writer, runs []*Run, n int) {
 	if n <= 0 {
 		return

@@ -3,7 +3,7 @@
 // side by side in the same run with universal-ctags as the speed peer and a
 // tree-sitter parse of the same files as the floor; the incremental re-index
 // after a one-file change; and the latency of every question kind, in-process
-// and through the CLI. See docs/benchmarks.md.
+// and through the CLI. See docs/benchmarks/graph-speed.md.
 //
 //	go build -o bench/bin/albert-code ./cmd/albert-code
 //	go build -o bench/bin/graphbench ./bench/cmd/graphbench
@@ -109,7 +109,7 @@ func mainErr() error {
 	flag.DurationVar(&cfg.Timeout, "timeout", 10*time.Minute, "limit for one command")
 	flag.StringVar(&jsonOut, "json", "", "also write the report as JSON to this file")
 	flag.BoolVar(&keep, "keep", false, "keep the copied corpora (their path is printed)")
-	flag.StringVar(&scaleDir, "scale", "", "measure only the scale leg on this writable Go repository (golang.org/x/tools; see docs/benchmarks.md)")
+	flag.StringVar(&scaleDir, "scale", "", "measure only the scale leg on this writable Go repository (golang.org/x/tools; see docs/benchmarks/graph-scale.md)")
 	flag.IntVar(&scaleCalls, "scale-calls", 500, "scale leg: calls per question to the running server")
 	flag.Parse()
 

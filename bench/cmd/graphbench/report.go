@@ -15,7 +15,7 @@ const (
 )
 
 // printMarkdown prints the report as Markdown tables, to paste into
-// docs/benchmarks.md.
+// docs/benchmarks/graph-speed.md.
 func printMarkdown(w io.Writer, r *report) {
 	fmt.Fprintf(w, "Machine: %s; load average %s before, %s after. ctags: %s.\n", r.Machine, r.LoadBefore, r.LoadAfter, r.Ctags)
 	fmt.Fprintf(w, "Settings: -n %d -warmup %d -changes %d -change-budget %s -queries %d -seed %d.\n\n",

@@ -1,4 +1,4 @@
-// Command plots draws docs/benchmarks.md's charts as SVG files under docs/img/
+// Command plots draws docs/benchmarks/README.md's charts as SVG files under docs/img/
 // from figures.json, a hand transcription of that page's tables.
 //
 //	go run ./bench/cmd/plots [-data bench/cmd/plots/figures.json] [-out docs/img]

@@ -1,5 +1,5 @@
 // Command servebench measures `albert-code serve` with the native adapter on the
-// fake model server (127.0.0.1), in three legs; see docs/benchmarks.md, "Serve":
+// fake model server (127.0.0.1), in three legs; see docs/benchmarks/serve.md:
 //
 //   - latency: streamed /v1/chat/completions under c concurrent clients (hey, or
 //     an in-process Go client), time to first byte and requests per second,

@@ -4,7 +4,7 @@
 // answer streams at 100 tokens a second (View time and the write to the
 // terminal); and the memory and first-screen time of a 10,000-message session.
 // Everything runs against the in-process fake model server. See
-// docs/benchmarks.md.
+// docs/benchmarks/tui.md.
 //
 //	go build -o bench/bin/albert-code ./cmd/albert-code
 //	go run ./bench/cmd/tuibench [-n 20] [-albert-code bench/bin/albert-code]

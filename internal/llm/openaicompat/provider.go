@@ -2,7 +2,7 @@
 // Completions API: Albert, OpenAI, Ollama, vLLM, llama.cpp. It speaks the wire
 // format itself, with net/http, encoding/json and a small SSE reader: the official
 // SDK cost 6 MB of binary, 4 ms of package init and 5 ms of marshalling per call
-// (docs/benchmarks.md) for the few fields we use. It never retries
+// (docs/benchmarks/agent-overhead.md) for the few fields we use. It never retries
 // (internal/llm/retry does), reads the fields those servers add
 // (reasoning_content, missing tool call indexes), and can recover tool calls that
 // Qwen models write as XML text.
