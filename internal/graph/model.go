@@ -1,12 +1,8 @@
-// Package graph is the code graph: what a repository defines and how the pieces refer
-// to each other (calls, references, imports, implementations, inheritance), extracted
-// by parsers (internal/graph/golang for type-checked Go; tree-sitter for the other
-// languages), kept in a store (internal/graph/store) and queried exactly.
-//
+package graph
+
 // This file holds the neutral model every extractor produces and the store saves. One
 // node kind column and one edge kind column, not a table per pair of kinds: a reader
 // of the SQL schema needs to learn two tables, not a hundred.
-package graph
 
 // NodeKind says what a definition is.
 type NodeKind string
