@@ -9,19 +9,27 @@ import (
 // components anywhere in the workspace, since a nested repository's .git/config or a
 // subfolder's .albert-code.toml is read as well as the top-level one.
 const (
-	RuleGitDir     = ".git"              // a .git file points git at another folder
-	RuleGitConfig  = ".git/config"       // core.fsmonitor, diff.external, core.pager run programs
-	RuleGitHooks   = ".git/hooks/**"     // run by commit, checkout, merge...
-	RuleProject    = ".albert-code.toml" // tool permissions, MCP servers, hooks
-	RuleProjectDir = ".albert-code/**"   // profiles, skills, hooks
-	RuleVibe       = ".vibe.toml"        // the original's project file, which we read
-	RuleVibeDir    = ".vibe/**"          // the original's project folder
-	RuleMCPServers = ".mcp.json"         // MCP servers started by editors and agents
+	RuleGitDir    = ".git"          // a .git file points git at another folder
+	RuleGitConfig = ".git/config"   // core.fsmonitor, diff.external, core.pager run programs
+	RuleGitHooks  = ".git/hooks/**" // run by commit, checkout, merge...
+	// git reads its config through these too: commondir names the folder whose
+	// config and hooks it uses, config.worktree is config, and a submodule's or a
+	// linked worktree's git folder has config and hooks of its own.
+	RuleGitCommonDir   = ".git/commondir"
+	RuleGitWorktreeCfg = ".git/config.worktree"
+	RuleGitModules     = ".git/modules/**"
+	RuleGitWorktrees   = ".git/worktrees/**"
+	RuleProject        = ".albert-code.toml" // tool permissions, MCP servers, hooks
+	RuleProjectDir     = ".albert-code/**"   // profiles, skills, hooks
+	RuleVibe           = ".vibe.toml"        // the original's project file, which we read
+	RuleVibeDir        = ".vibe/**"          // the original's project folder
+	RuleMCPServers     = ".mcp.json"         // MCP servers started by editors and agents
 )
 
 // TopLevelControl are the control paths directly at a workspace's root, relative to
 // it: what the sandbox keeps read-only and checks after every command.
-var TopLevelControl = []string{".git/config", ".git/hooks", ".albert-code.toml", ".albert-code", ".vibe.toml", ".vibe", ".mcp.json"}
+var TopLevelControl = []string{".git/config", ".git/hooks", ".git/commondir", ".git/config.worktree", ".git/modules",
+	".git/worktrees", ".albert-code.toml", ".albert-code", ".vibe.toml", ".vibe", ".mcp.json"}
 
 // Control reports whether path (absolute, links resolved) is a control file below
 // workDir, and returns the rule it matches. Paths outside workDir are not control
@@ -49,6 +57,18 @@ func Control(workDir, path string) (string, bool) {
 				}
 			case "hooks":
 				return RuleGitHooks, true
+			case "commondir":
+				if i+2 == len(parts) {
+					return RuleGitCommonDir, true
+				}
+			case "config.worktree":
+				if i+2 == len(parts) {
+					return RuleGitWorktreeCfg, true
+				}
+			case "modules":
+				return RuleGitModules, true
+			case "worktrees":
+				return RuleGitWorktrees, true
 			}
 		case ".albert-code.toml":
 			if last {

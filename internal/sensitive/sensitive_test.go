@@ -10,6 +10,15 @@ func TestControl(t *testing.T) {
 		"/w/.git/hooks":              RuleGitHooks,
 		"/w/.git":                    RuleGitDir,
 		"/w/sub/.git/config":         RuleGitConfig,
+		"/w/.git/commondir":          RuleGitCommonDir,
+		"/w/.git/config.worktree":    RuleGitWorktreeCfg,
+		"/w/.git/modules/m/config":   RuleGitModules,
+		"/w/.git/modules/m/hooks/x":  RuleGitModules,
+		"/w/.git/worktrees/t/gitdir": RuleGitWorktrees,
+		"/w/sub/.git/commondir":      RuleGitCommonDir,
+		"/w/.git/info/attributes":    "",
+		"/w/.git/refs/heads/main":    "",
+		"/w/.git/index":              "",
 		"/w/.albert-code.toml":       RuleProject,
 		"/w/a/.albert-code.toml":     RuleProject,
 		"/w/.albert-code/agents/x":   RuleProjectDir,
@@ -55,7 +64,7 @@ func TestWithinRoot(t *testing.T) {
 }
 
 func TestEveryControlRuleHasAReason(t *testing.T) {
-	for _, rule := range []string{RuleGitDir, RuleGitConfig, RuleGitHooks, RuleProject, RuleProjectDir, RuleVibe, RuleVibeDir, RuleMCPServers} {
+	for _, rule := range []string{RuleGitDir, RuleGitConfig, RuleGitHooks, RuleGitCommonDir, RuleGitWorktreeCfg, RuleGitModules, RuleGitWorktrees, RuleProject, RuleProjectDir, RuleVibe, RuleVibeDir, RuleMCPServers} {
 		if ControlReason(rule) == rule {
 			t.Errorf("rule %s has no reason", rule)
 		}
