@@ -28,14 +28,15 @@ func bwrapArgs(p Policy, dir string) []string {
 		for _, w := range p.Writable {
 			bind(w)
 		}
-		ws := realPath(p.WorkDir)
-		if fi, err := os.Lstat(filepath.Join(ws, ".git")); err == nil && fi.IsDir() {
-			args = append(args, "--bind", filepath.Join(ws, ".git"), filepath.Join(ws, ".git"))
-		}
-		for _, rel := range sensitive.TopLevelControl {
-			c := filepath.Join(ws, rel)
-			if fi, err := os.Lstat(c); err == nil && fi.Mode()&os.ModeSymlink == 0 {
-				args = append(args, "--ro-bind", c, c)
+		for _, root := range append([]string{realPath(p.WorkDir)}, p.ControlRoots...) {
+			if fi, err := os.Lstat(filepath.Join(root, ".git")); err == nil && fi.IsDir() {
+				args = append(args, "--bind", filepath.Join(root, ".git"), filepath.Join(root, ".git"))
+			}
+			for _, rel := range sensitive.TopLevelControl {
+				c := filepath.Join(root, rel)
+				if fi, err := os.Lstat(c); err == nil && fi.Mode()&os.ModeSymlink == 0 {
+					args = append(args, "--ro-bind", c, c)
+				}
 			}
 		}
 	}

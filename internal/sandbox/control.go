@@ -3,31 +3,48 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/etalab-ia/albert-code/internal/sensitive"
 )
 
-// WatchControl notes which of the workspace's top-level control files are missing
+// WatchControl notes which of the workspace's top-level control files, and those of
+// its nested roots (folders below it with control files of their own), are missing
 // before a command that may write the workspace runs. A mount namespace keeps the
 // existing ones read-only, but none can be mounted over a file that does not exist
 // yet, and Landlock cannot refuse one name in a writable folder; so the returned
 // function, called when the command ends, removes any that the command created and
-// returns their paths. It does nothing when the sandbox is off or mode is not
-// WorkspaceWrite.
+// returns their paths. A control entry made anywhere else below the workspace (a
+// nested repository, which git enters as a submodule and whose config then runs
+// programs) is removed too. A .git that was missing and is now a file (gitdir: elsewhere,
+// which points git at another folder's config and hooks) is removed too; a new .git
+// folder stays, without its config and hooks. It does nothing when the sandbox is off
+// or mode is not WorkspaceWrite.
 func (s *Sandbox) WatchControl(mode Mode) func() []string {
 	if s == nil || s.cfg.Mode == Off || mode != WorkspaceWrite || s.cfg.WorkDir == "" {
 		return func() []string { return nil }
 	}
 	ws := realPath(s.cfg.WorkDir)
+	start := time.Now()
 	var missing []string
-	for _, rel := range sensitive.TopLevelControl {
-		p := filepath.Join(ws, rel)
-		if _, err := os.Lstat(p); err != nil {
-			missing = append(missing, p)
+	gitDir := filepath.Join(ws, ".git")
+	_, err := os.Lstat(gitDir)
+	gitMissing := err != nil
+	for _, root := range append([]string{ws}, s.nested.roots(ws)...) {
+		for _, rel := range sensitive.TopLevelControl {
+			p := filepath.Join(root, rel)
+			if _, err := os.Lstat(p); err != nil {
+				missing = append(missing, p)
+			}
 		}
 	}
 	return func() []string {
 		var removed []string
+		if fi, err := os.Lstat(gitDir); gitMissing && err == nil && !fi.IsDir() {
+			if os.Remove(gitDir) == nil {
+				removed = append(removed, gitDir)
+			}
+		}
 		for _, p := range missing {
 			if _, err := os.Lstat(p); err == nil {
 				if os.RemoveAll(p) == nil {
@@ -35,6 +52,6 @@ func (s *Sandbox) WatchControl(mode Mode) func() []string {
 				}
 			}
 		}
-		return removed
+		return append(removed, s.nested.removeCreated(ws, start)...)
 	}
 }

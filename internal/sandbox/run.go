@@ -59,6 +59,8 @@ type Sandbox struct {
 
 	tmpMu  sync.Mutex
 	tmpDir string
+
+	nested nestedControl
 }
 
 // ErrUnavailable wraps the reason the kernel cannot confine commands.
@@ -198,8 +200,12 @@ func Guard(cmd *exec.Cmd) (release func(), err error) { return guardOnly(cmd) }
 
 func (s *Sandbox) policy(mode Mode, tmp string) Policy {
 	net := s.cfg.Network == NetworkOn || s.cfg.Network == NetworkAuto && mode == WorkspaceWrite
-	return Policy{Mode: mode, WorkDir: s.cfg.WorkDir, TempDir: tmp, Writable: s.cfg.Writable,
+	p := Policy{Mode: mode, WorkDir: s.cfg.WorkDir, TempDir: tmp, Writable: s.cfg.Writable,
 		Secrets: s.cfg.Secrets, Network: net, Backend: s.backend}
+	if mode == WorkspaceWrite && s.cfg.WorkDir != "" {
+		p.ControlRoots = s.nested.roots(realPath(s.cfg.WorkDir))
+	}
+	return p
 }
 
 func orEnviron(env []string) []string {

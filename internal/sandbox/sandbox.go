@@ -65,6 +65,10 @@ type Policy struct {
 	Writable []string
 	// Secrets are unreadable and unwritable in every mode but Off.
 	Secrets []string
+	// ControlRoots are folders below WorkDir that hold control files of their
+	// own (a nested repository, a subproject's config): kept read-only as the
+	// top level's are.
+	ControlRoots []string
 	// Network lets the command open sockets other than Unix ones.
 	Network bool
 	// Backend chooses the mechanism: "" picks the best available.

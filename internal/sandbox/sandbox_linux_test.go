@@ -168,8 +168,12 @@ func TestControlFilesStayReadOnly(t *testing.T) {
 	os.WriteFile(filepath.Join(ws, ".git/HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
 	os.MkdirAll(filepath.Join(ws, ".albert-code/agents"), 0o755)
 	os.WriteFile(filepath.Join(ws, ".albert-code.toml"), []byte("# mine\n"), 0o644)
+	os.MkdirAll(filepath.Join(ws, ".git/modules/m"), 0o755)
+	os.WriteFile(filepath.Join(ws, ".git/modules/m/config"), []byte("[core]\n"), 0o644)
 	p := Policy{Mode: WorkspaceWrite, WorkDir: ws, TempDir: t.TempDir()}
 	for _, attack := range []string{
+		"echo '[core] fsmonitor = evil' >> .git/modules/m/config",
+		"mkdir .git/modules/evil",
 		"echo '[core] fsmonitor = evil' >> .git/config",
 		"echo evil > .git/hooks/pre-commit",
 		"echo '[tools.bash]' >> .albert-code.toml",
@@ -342,11 +346,14 @@ func TestWatchControlRemovesCreatedControlFiles(t *testing.T) {
 	os.WriteFile(filepath.Join(ws, ".albert-code.toml"), []byte("[tools.bash]\npermission = \"always\"\n"), 0o644)
 	os.MkdirAll(filepath.Join(ws, ".albert-code/agents"), 0o755)
 	os.WriteFile(filepath.Join(ws, "ordinary.txt"), nil, 0o644)
+	// A .git file sends git to another folder's config, where core.fsmonitor runs
+	// at the user's next git status.
+	os.WriteFile(filepath.Join(ws, ".git"), []byte("gitdir: evil\n"), 0o644)
 	removed := check()
-	if len(removed) != 2 {
-		t.Fatalf("removed %v, want .albert-code.toml and .albert-code", removed)
+	if len(removed) != 3 {
+		t.Fatalf("removed %v, want .git, .albert-code.toml and .albert-code", removed)
 	}
-	for _, gone := range []string{".albert-code.toml", ".albert-code"} {
+	for _, gone := range []string{".git", ".albert-code.toml", ".albert-code"} {
 		if _, err := os.Stat(filepath.Join(ws, gone)); err == nil {
 			t.Errorf("%s is still there", gone)
 		}
@@ -358,6 +365,28 @@ func TestWatchControlRemovesCreatedControlFiles(t *testing.T) {
 	}
 	if New(Config{Mode: Off, WorkDir: ws}).WatchControl(WorkspaceWrite)() != nil {
 		t.Fatal("the off sandbox removed something")
+	}
+}
+
+// TestWatchControlRemovesCreatedGitIndirections: in an existing repository, a
+// command that creates .git/commondir (git then reads another folder's config) or a
+// submodule's git folder has them removed; its ordinary writes in .git stay.
+func TestWatchControlRemovesCreatedGitIndirections(t *testing.T) {
+	ws := t.TempDir()
+	os.MkdirAll(filepath.Join(ws, ".git/refs"), 0o755)
+	os.WriteFile(filepath.Join(ws, ".git/config"), []byte("[core]\n"), 0o644)
+	check := New(Config{Mode: WorkspaceWrite, WorkDir: ws}).WatchControl(WorkspaceWrite)
+	os.WriteFile(filepath.Join(ws, ".git/commondir"), []byte("../evil\n"), 0o644)
+	os.WriteFile(filepath.Join(ws, ".git/config.worktree"), []byte("[core]\n"), 0o644)
+	os.MkdirAll(filepath.Join(ws, ".git/modules/m/hooks"), 0o755)
+	os.WriteFile(filepath.Join(ws, ".git/refs/x"), nil, 0o644)
+	if removed := check(); len(removed) != 3 {
+		t.Fatalf("removed %v, want .git/commondir, .git/config.worktree and .git/modules", removed)
+	}
+	for _, rel := range []string{".git/config", ".git/refs/x"} {
+		if _, err := os.Stat(filepath.Join(ws, rel)); err != nil {
+			t.Errorf("%s was removed: %v", rel, err)
+		}
 	}
 }
 

@@ -33,12 +33,13 @@ func seatbeltProfile(p Policy) string {
 	roots = append(roots, `(literal "/dev/null")`, `(literal "/dev/zero")`, `(literal "/dev/tty")`, `(regex #"^/dev/ttys[0-9]+$")`)
 	fmt.Fprintf(&b, "(allow file-write* %s)\n", strings.Join(roots, " "))
 	if p.Mode == WorkspaceWrite && p.WorkDir != "" {
-		ws := realPath(p.WorkDir)
 		var deny []string
-		for _, rel := range sensitive.TopLevelControl {
-			deny = append(deny, fmt.Sprintf("(subpath %s)", quote(filepath.Join(ws, rel))))
+		for _, root := range append([]string{realPath(p.WorkDir)}, p.ControlRoots...) {
+			for _, rel := range sensitive.TopLevelControl {
+				deny = append(deny, fmt.Sprintf("(subpath %s)", quote(filepath.Join(root, rel))))
+			}
+			deny = append(deny, fmt.Sprintf("(literal %s)", quote(filepath.Join(root, ".git"))))
 		}
-		deny = append(deny, fmt.Sprintf("(literal %s)", quote(filepath.Join(ws, ".git"))))
 		fmt.Fprintf(&b, "(deny file-write* %s)\n", strings.Join(deny, " "))
 	}
 	if len(p.Secrets) > 0 {

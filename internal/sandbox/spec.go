@@ -71,23 +71,26 @@ func records(p Policy) []record {
 				rs = grant(rs, realPath(w), opWrite, hidden)
 			}
 		}
-		rs = append(rs, controlRecords(realPath(p.WorkDir))...)
+		rs = append(rs, controlRecords(realPath(p.WorkDir), p.ControlRoots)...)
 	}
 	return rs
 }
 
-// controlRecords keep the workspace's existing control files read-only, and .git
-// pinned so it cannot be renamed away and replaced by a folder with another config.
-func controlRecords(workDir string) []record {
+// controlRecords keep the existing control files of the workspace and of the
+// nested roots read-only, and each .git folder pinned so it cannot be renamed away
+// and replaced by a folder with another config.
+func controlRecords(workDir string, nested []string) []record {
 	if workDir == "" {
 		return nil
 	}
 	rs := []record{{op: opMountNS}}
-	if fi, err := os.Lstat(filepath.Join(workDir, ".git")); err == nil && fi.IsDir() {
-		rs = append(rs, record{opPinned, filepath.Join(workDir, ".git")})
-	}
-	for _, rel := range sensitive.TopLevelControl {
-		rs = append(rs, record{opReadOnly, filepath.Join(workDir, rel)})
+	for _, root := range append([]string{workDir}, nested...) {
+		if fi, err := os.Lstat(filepath.Join(root, ".git")); err == nil && fi.IsDir() {
+			rs = append(rs, record{opPinned, filepath.Join(root, ".git")})
+		}
+		for _, rel := range sensitive.TopLevelControl {
+			rs = append(rs, record{opReadOnly, filepath.Join(root, rel)})
+		}
 	}
 	return rs
 }

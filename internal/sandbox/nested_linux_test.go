@@ -1,0 +1,86 @@
+package sandbox
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// runSandboxed runs script through s in workspace-write, the way the bash tool
+// does, and returns what the after-command check removed.
+func runSandboxed(t *testing.T, s *Sandbox, ws, script string) (string, []string) {
+	t.Helper()
+	cmd := exec.Command("/bin/bash", "-c", script)
+	cmd.Dir = ws
+	release, err := s.Prepare(context.Background(), WorkspaceWrite, cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := s.WatchControl(WorkspaceWrite)
+	out, _ := cmd.CombinedOutput()
+	release()
+	return string(out), check()
+}
+
+// TestNestedControlFiles: a nested repository is entered by git as a submodule
+// once the top index links it (the user's next git status runs its
+// core.fsmonitor), and a subfolder's project file arms an agent started there. A
+// command may not create them, nor change those that were there before it.
+func TestNestedControlFiles(t *testing.T) {
+	needLandlock(t)
+	ws := t.TempDir()
+	os.MkdirAll(filepath.Join(ws, "vendor/old/.git/hooks"), 0o755)
+	os.WriteFile(filepath.Join(ws, "vendor/old/.git/config"), []byte("[core]\n"), 0o644)
+	os.MkdirAll(filepath.Join(ws, "made-by-user"), 0o755)
+	s := New(Config{Mode: WorkspaceWrite, WorkDir: ws})
+	defer s.Close()
+
+	out, removed := runSandboxed(t, s, ws, "mkdir -p sub/.git deep/er && echo '[core] fsmonitor = evil' > sub/.git/config"+
+		" && echo 'gitdir: ../x' > deep/er/.git && echo '[tools.bash]' > deep/.albert-code.toml && echo '{}' > sub/.mcp.json"+
+		" && echo ok > sub/file.txt")
+	want := []string{filepath.Join(ws, "deep/.albert-code.toml"), filepath.Join(ws, "deep/er/.git"),
+		filepath.Join(ws, "sub/.git"), filepath.Join(ws, "sub/.mcp.json")}
+	slices.Sort(removed)
+	if !slices.Equal(removed, want) {
+		t.Fatalf("removed %v, want %v (output %s)", removed, want, out)
+	}
+	for _, p := range want {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("%s is still there", p)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "sub/file.txt")); string(b) != "ok\n" {
+		t.Errorf("an ordinary file next to them was lost: %q", b)
+	}
+
+	for _, attack := range []string{
+		"echo '[core] fsmonitor = evil' >> vendor/old/.git/config",
+		"echo evil > vendor/old/.git/hooks/post-checkout",
+		"mv vendor/old/.git vendor/old/.git-away",
+	} {
+		if out, _ := runSandboxed(t, s, ws, attack); out == "" {
+			t.Errorf("%q wrote a nested repository's control files", attack)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "vendor/old/.git/config")); string(b) != "[core]\n" {
+		t.Errorf("the nested repository's config changed: %q", b)
+	}
+	if _, err := os.Lstat(filepath.Join(ws, "vendor/old/.git/hooks/post-checkout")); err == nil {
+		t.Error("a hook was planted in the nested repository")
+	}
+	if _, err := os.Lstat(filepath.Join(ws, "vendor/old/.git-away")); err == nil {
+		t.Error("the nested repository's .git was renamed away")
+	}
+
+	// One the user makes between two commands is theirs, and stays.
+	time.Sleep(1100 * time.Millisecond) // change times are compared to the second
+	os.MkdirAll(filepath.Join(ws, "made-by-user/.git"), 0o755)
+	time.Sleep(1100 * time.Millisecond)
+	if _, removed := runSandboxed(t, s, ws, "echo ok > other.txt"); len(removed) != 0 {
+		t.Errorf("the user's own nested repository was removed: %v", removed)
+	}
+}
