@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/etalab-ia/albert-code/internal/graph/internal/factstest"
 )
 
 // Name uses other than calls: a name the file defines becomes a references edge
@@ -95,7 +97,7 @@ func New() *Server { return &Server{} }
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := slices.DeleteFunc(render(ff), func(l string) bool { return !isRefLine(l) })
+			got := slices.DeleteFunc(render(ff), func(l string) bool { return !factstest.IsReference(l) })
 			want := slices.Sorted(slices.Values(c.want))
 			if !slices.Equal(got, want) {
 				t.Errorf("references\n got: %s\nwant: %s", strings.Join(got, "\n      "), strings.Join(want, "\n      "))
