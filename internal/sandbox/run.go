@@ -119,7 +119,7 @@ func (s *Sandbox) TempDir() (string, error) {
 	if s.tmpDir != "" && exists(s.tmpDir) {
 		return s.tmpDir, nil
 	}
-	dir, err := os.MkdirTemp("", "albert-code-sandbox-")
+	dir, err := makeTempDir()
 	if err != nil {
 		return "", err
 	}

@@ -1,0 +1,19 @@
+//go:build linux || darwin
+
+package sandbox
+
+import (
+	"os"
+	"syscall"
+)
+
+// ownedByMe reports whether path belongs to this process's user: /tmp is shared,
+// and another user's directories are theirs to clean.
+func ownedByMe(path string) bool {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && int(st.Uid) == os.Getuid()
+}
