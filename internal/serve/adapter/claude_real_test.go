@@ -61,12 +61,13 @@ func (rc *realClaude) request(prompt string) adapter.Request {
 	return adapter.Request{Prompt: prompt, Workspace: rc.work, Timeout: claudeRunTimeout}
 }
 
-// run runs req and fails the test unless Claude Code exited 0.
+// run runs req and fails the test unless Claude Code exited 0 and every line it
+// printed was read (a record type the adapter does not know is reported).
 func (rc *realClaude) run(req adapter.Request) (adapter.Result, []adapter.Event) {
 	rc.t.Helper()
 	res, evs, err := rc.runAny(rc.t.Context(), req)
-	if err != nil || res.ExitCode != 0 {
-		rc.t.Fatalf("claude: %v, exit %d\nstderr: %s\nstdout: %.3000s", err, res.ExitCode, res.Stderr, res.Stdout)
+	if err != nil || res.ExitCode != 0 || res.OutputError != "" {
+		rc.t.Fatalf("claude: %v, exit %d, output error %q\nstderr: %s\nstdout: %.3000s", err, res.ExitCode, res.OutputError, res.Stderr, res.Stdout)
 	}
 	return res, evs
 }

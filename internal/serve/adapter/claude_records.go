@@ -3,7 +3,6 @@ package adapter
 import (
 	"cmp"
 	"encoding/json"
-	"fmt"
 	"strings"
 )
 
@@ -60,23 +59,16 @@ type claudeBlock struct {
 	IsError   bool            `json:"is_error"`
 }
 
-// rawInError is how much of an unreadable line an error quotes: enough to see
-// what it was, not a megabyte of it.
-const rawInError = 300
+// claudeRecordTypes are the message types Claude Code 2.1.328 prints in
+// stream-json: those read here, and those it prints that carry nothing a run
+// needs (progress, rate-limit notices, suggestions; control_* and keep_alive in
+// its SDK mode). Another type is reported once, so a newer Claude Code is noticed.
+var claudeRecordTypes = []string{"system", "assistant", "user", "stream_event", "result",
+	"tool_progress", "tool_use_summary", "auth_status", "rate_limit_event", "prompt_suggestion",
+	"keep_alive", "control_request", "control_response", "control_cancel_request"}
 
-// decodeClaudeLine decodes one stdout line, or says why it cannot, quoting it.
-func decodeClaudeLine(line []byte, r *claudeRecord) error {
-	quoted := string(line)
-	if len(quoted) > rawInError {
-		quoted = quoted[:rawInError] + "…"
-	}
-	if !isObject(line) {
-		return fmt.Errorf("claude printed a line that is not a JSON record: %q", quoted)
-	}
-	if err := json.Unmarshal(line, r); err != nil {
-		return fmt.Errorf("claude printed a record that cannot be read (%v): %q", err, quoted)
-	}
-	return nil
+func newClaudeTypes() *recordTypes {
+	return newRecordTypes("claude", "Claude Code 2.1.328", claudeRecordTypes...)
 }
 
 // answer is the run's answer as the result record gives it: the structured
@@ -175,14 +167,16 @@ func (r *claudeRecord) blocks() []claudeBlock {
 // and OutputError says so; an unreadable line is quoted there too.
 func (c *Claude) ParseOutput(stdout []byte, req *Request) Result {
 	var res Result
-	var problems []string
+	var problems problems
+	types := newClaudeTypes()
 	lastText, sawResult := "", false
 	for line := range lines(stdout) {
 		var r claudeRecord
-		if err := decodeClaudeLine(line, &r); err != nil {
-			problems = append(problems, err.Error())
+		if err := readRecord("claude", line, &r); err != nil {
+			problems.add(err)
 			continue
 		}
+		problems.add(types.check(r.Type, line))
 		if res.SessionID == "" && r.SessionID != "" {
 			res.SessionID = r.SessionID // system/init comes first; any record carries it
 		}
@@ -210,6 +204,6 @@ func (c *Claude) ParseOutput(stdout []byte, req *Request) Result {
 		res.Text = lastText
 		problems = append(problems, "claude's output ended without its result record: the answer is its last message")
 	}
-	res.OutputError = strings.Join(problems, "; ")
+	res.OutputError = problems.String()
 	return res
 }

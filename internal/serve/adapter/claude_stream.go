@@ -1,21 +1,27 @@
 package adapter
 
-func (c *Claude) NewStream(req *Request) Stream { return &claudeStream{req: req} }
+func (c *Claude) NewStream(req *Request) Stream {
+	return &claudeStream{req: req, types: newClaudeTypes()}
+}
 
 // claudeStream turns Claude Code's records into events. Answer deltas carry only
 // the answer: a message's text deltas are held until its stop reason is known, and
 // dropped when it stops to call a tool (that text is narration, kept in the
 // records); without partial messages the result record's answer is the one delta.
 type claudeStream struct {
-	req  *Request
-	held []string // text deltas of the current message
+	req   *Request
+	types *recordTypes
+	held  []string // text deltas of the current message
 	// sent is set once answer text was streamed; the result then adds none.
 	sent bool
 }
 
 func (s *claudeStream) Line(line []byte) []Event {
 	var r claudeRecord
-	if err := decodeClaudeLine(line, &r); err != nil {
+	if err := readRecord("claude", line, &r); err != nil {
+		return []Event{{Kind: EventError, Text: err.Error()}}
+	}
+	if err := s.types.check(r.Type, line); err != nil {
 		return []Event{{Kind: EventError, Text: err.Error()}}
 	}
 	switch r.Type {

@@ -2,7 +2,6 @@ package adapter
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 )
 
@@ -39,10 +38,8 @@ func (r *codexRecord) errorText() string {
 
 // codexRecordTypes are the record types of codex exec 0.169.0; another type is
 // reported once, so a newer Codex is noticed rather than half read.
-var codexRecordTypes = map[string]bool{
-	"thread.started": true, "turn.started": true, "turn.completed": true, "turn.failed": true,
-	"item.started": true, "item.updated": true, "item.completed": true, "error": true,
-}
+var codexRecordTypes = []string{"thread.started", "turn.started", "turn.completed", "turn.failed",
+	"item.started", "item.updated", "item.completed", "error"}
 
 // codexReader reads one run's records, for ParseOutput (whole) and as a Stream
 // (line by line): both give the same answer.
@@ -59,12 +56,13 @@ type codexReader struct {
 	completed  bool
 	turnFailed string
 	lastError  string
-	warned     map[string]bool // unknown record types already reported
-	problems   []string        // lines that could not be read, for OutputError
+	types      *recordTypes
+	problems   problems // lines that could not be read, for OutputError
 }
 
 func newCodexReader(req *Request) *codexReader {
-	return &codexReader{ephemeral: codexEphemeral(req), home: req.Env["CODEX_HOME"], warned: map[string]bool{}}
+	return &codexReader{ephemeral: codexEphemeral(req), home: req.Env["CODEX_HOME"],
+		types: newRecordTypes("codex", "codex 0.169.0", codexRecordTypes...)}
 }
 
 // Line reads one line and returns its events.
@@ -74,11 +72,8 @@ func (p *codexReader) Line(line []byte) []Event {
 
 func (p *codexReader) line(line []byte) []Event {
 	var r codexRecord
-	if !isObject(line) {
-		return p.problem("codex printed a line that is not a JSON record: " + quoteRaw(line))
-	}
-	if err := json.Unmarshal(line, &r); err != nil {
-		return p.problem(fmt.Sprintf("codex printed a record that cannot be read (%v): %s", err, quoteRaw(line)))
+	if err := readRecord("codex", line, &r); err != nil {
+		return p.problems.add(err)
 	}
 	switch r.Type {
 	case "thread.started":
@@ -113,18 +108,9 @@ func (p *codexReader) line(line []byte) []Event {
 		p.lastError = r.errorText()
 		return []Event{{Kind: EventError, Text: codexReason(p.lastError), ErrorKind: codexErrorKind(p.lastError)}}
 	default:
-		if !codexRecordTypes[r.Type] && !p.warned[r.Type] {
-			p.warned[r.Type] = true
-			return p.problem(fmt.Sprintf("codex printed a record of a type this adapter does not read (%q; codex 0.169.0 was tested), skipped: %s", r.Type, quoteRaw(line)))
-		}
+		return p.problems.add(p.types.check(r.Type, line))
 	}
 	return nil
-}
-
-// problem notes a line that could not be read: the run goes on with the next.
-func (p *codexReader) problem(msg string) []Event {
-	p.problems = append(p.problems, msg)
-	return []Event{{Kind: EventError, Text: msg}}
 }
 
 // item reads a completed item: an agent message joins the answer so far; a tool
@@ -193,7 +179,7 @@ func (p *codexReader) result() Result {
 	case p.turnFailed == "":
 		problems = append(problems, "codex's output ended without turn.completed or turn.failed: the answer is what came before")
 	}
-	res.OutputError = strings.Join(problems, "; ")
+	res.OutputError = problems.String()
 	return res
 }
 
@@ -235,11 +221,4 @@ func codexErrorKind(msg string) ErrorKind {
 		return ErrorUnreachable
 	}
 	return ErrorProvider
-}
-
-func quoteRaw(line []byte) string {
-	if len(line) > rawInError {
-		return fmt.Sprintf("%q... (%d bytes)", line[:rawInError], len(line))
-	}
-	return fmt.Sprintf("%q", line)
 }

@@ -166,15 +166,21 @@ func (d *Declarative) Stdin(req *Request) io.Reader {
 	return strings.NewReader(req.Prompt)
 }
 
+// ParseOutput reads the agent's records through the file's selectors. A line that
+// is not a JSON record, or one cut short, is quoted in OutputError and the rest read
+// as usual. Records of a type no selector names are not reported: the file lists the
+// paths it reads, not the types the agent prints.
 func (d *Declarative) ParseOutput(stdout []byte, _ *Request) Result {
 	if !d.jsonl {
 		return Result{Text: strings.TrimSpace(string(stdout))}
 	}
 	var res Result
 	var texts []string
+	var problems problems
 	for line := range lines(stdout) {
-		rec, ok := decodeRecord(line)
-		if !ok {
+		var rec map[string]any
+		if err := readRecord(d.name, line, &rec); err != nil {
+			problems.add(err)
 			continue
 		}
 		texts = append(texts, d.text.strings(rec)...)
@@ -189,6 +195,7 @@ func (d *Declarative) ParseOutput(stdout []byte, _ *Request) Result {
 		}
 	}
 	res.Text = strings.TrimSpace(strings.Join(texts, d.text.join))
+	res.OutputError = problems.String()
 	return res
 }
 
@@ -210,9 +217,9 @@ type declarativeStream struct {
 }
 
 func (s *declarativeStream) Line(line []byte) []Event {
-	rec, ok := decodeRecord(line)
-	if !ok {
-		return nil
+	var rec map[string]any
+	if err := readRecord(s.d.name, line, &rec); err != nil {
+		return []Event{{Kind: EventError, Text: err.Error()}}
 	}
 	var evs []Event
 	if id := first(s.d.session.strings(rec)); id != "" {
@@ -232,11 +239,6 @@ func (s *declarativeStream) Line(line []byte) []Event {
 		evs = append(evs, Event{Kind: EventError, Text: e})
 	}
 	return evs
-}
-
-func decodeRecord(line []byte) (map[string]any, bool) {
-	var rec map[string]any
-	return rec, decodeLine(line, &rec)
 }
 
 // values returns what the selector finds in rec: nothing unless every where

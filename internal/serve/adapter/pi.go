@@ -97,16 +97,33 @@ type piRecord struct {
 	} `json:"assistantMessageEvent"`
 }
 
+// piRecordTypes are the events of pi 0.73.1's JSON mode (its docs/json.md): those
+// read here and the rest (lifecycle, tool execution, queue, compaction, retries).
+// Another type is reported once, so a newer pi is noticed.
+var piRecordTypes = []string{"session", "agent_start", "agent_end", "turn_start", "turn_end",
+	"message_start", "message_update", "message_end",
+	"tool_execution_start", "tool_execution_update", "tool_execution_end",
+	"queue_update", "compaction_start", "compaction_end", "auto_retry_start", "auto_retry_end"}
+
+func newPiTypes() *recordTypes { return newRecordTypes("pi", "pi 0.73.1", piRecordTypes...) }
+
+// ParseOutput reads the run from pi's events; a line that cannot be read, or an
+// event of a type pi 0.73.1 did not print, is quoted in OutputError and the rest
+// read as usual.
 func (p *Pi) ParseOutput(stdout []byte, _ *Request) Result {
 	var res Result
 	var texts []string
 	var turnUsage Usage
+	var problems problems
+	types := newPiTypes()
 	messageUsage := false
 	for line := range lines(stdout) {
 		var r piRecord
-		if !decodeLine(line, &r) {
+		if err := readRecord("pi", line, &r); err != nil {
+			problems.add(err)
 			continue
 		}
+		problems.add(types.check(r.Type, line))
 		switch r.Type {
 		case "session":
 			res.SessionID = r.ID
@@ -142,17 +159,21 @@ func (p *Pi) ParseOutput(stdout []byte, _ *Request) Result {
 		res.Usage.Currency = "USD"
 	}
 	res.Text = strings.Join(texts, "\n")
+	res.OutputError = problems.String()
 	return res
 }
 
-func (p *Pi) NewStream(*Request) Stream { return piStream{} }
+func (p *Pi) NewStream(*Request) Stream { return &piStream{types: newPiTypes()} }
 
-type piStream struct{}
+type piStream struct{ types *recordTypes }
 
-func (piStream) Line(line []byte) []Event {
+func (s *piStream) Line(line []byte) []Event {
 	var r piRecord
-	if !decodeLine(line, &r) {
-		return nil
+	if err := readRecord("pi", line, &r); err != nil {
+		return []Event{{Kind: EventError, Text: err.Error()}}
+	}
+	if err := s.types.check(r.Type, line); err != nil {
+		return []Event{{Kind: EventError, Text: err.Error()}}
 	}
 	switch r.Type {
 	case "session":
