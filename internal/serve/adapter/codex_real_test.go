@@ -380,13 +380,15 @@ func TestRealCodexStructuredRetryAfterFreshAttempt(t *testing.T) {
 
 // TestRealCodexCancelInsideTool: a run cancelled while codex runs a command (in a
 // session of its own, under a PTY) leaves no process of its tree: the guardian
-// takes what left the agent's process group.
+// takes what left the agent's process group. The command ignores SIGHUP and
+// SIGTERM, as a server started with nohup does: the PTY's hang-up when codex dies
+// would take a plain sleep anyway, and the test would then pass without the guardian.
 func TestRealCodexCancelInsideTool(t *testing.T) {
 	t.Parallel()
 	pidFile := filepath.Join(t.TempDir(), "tool.pid")
 	fm := fakemodel.NewTest(t, fakemodel.Script{Turns: []fakemodel.Turn{
 		{ToolCalls: []fakemodel.ToolCall{{Name: "exec_command",
-			Arguments: fmt.Sprintf(`{"cmd":"echo $$ > %s; exec sleep 300","yield_time_ms":300000}`, pidFile)}}},
+			Arguments: fmt.Sprintf(`{"cmd":"trap '' HUP TERM; echo $$ > %s; exec sleep 300","yield_time_ms":300000}`, pidFile)}}},
 		{Hang: true}, // codex may report a long command to the model while it runs
 	}})
 	c := newRealCodex(t, fm)
