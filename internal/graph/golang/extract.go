@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -33,22 +34,35 @@ type unit struct {
 	pkg  *packages.Package
 	file *ast.File
 	rel  string // relative to the root, forward slashes
+	name string // the absolute file name, as loaded
 	test bool   // a _test.go file
 }
 
 // add extracts the facts of one loaded module and returns the files it claimed
-// and the named types they declare.
+// and the named types they declare. Each package variant's syntax and type
+// information is let go as soon as the files it claims are extracted (a variant
+// that claims none at once), so the facts grow while the loaded packages shrink
+// and the peak stays near the load's own; the returned units keep no syntax.
 func (ex *extraction) add(ctx context.Context, l *loaded) ([]unit, []*typeDecl, error) {
 	parseErrs := ex.collectErrors(l)
 	units := ex.claim(l)
 	fields := collectFields(units)
 	pkgFile, pkgDoc := packageHomes(units)
-	var decls []*typeDecl
+	pending := map[*packages.Package]int{}
 	for _, u := range units {
+		pending[u.pkg]++
+	}
+	for _, p := range l.pkgs {
+		if pending[p] == 0 {
+			release(p)
+		}
+	}
+	var decls []*typeDecl
+	for i, u := range units {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
-		c := l.contents[l.fset.File(u.file.FileStart).Name()]
+		c := l.contents[u.name]
 		ff := &graph.FileFacts{
 			Path:       u.rel,
 			Language:   Language,
@@ -63,12 +77,37 @@ func (ex *extraction) add(ctx context.Context, l *loaded) ([]unit, []*typeDecl, 
 		}
 		decls = append(decls, fx.definitions()...)
 		fx.uses()
+		// implements still writes through fx (typeDecl.fx): it keeps the facts
+		// and the file's name, not the syntax.
+		fx.u.file, fx.info, fx.names = nil, nil, nil
+		units[i].file = nil
+		if pending[u.pkg]--; pending[u.pkg] == 0 {
+			release(u.pkg)
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
 	ex.implements(decls)
+	collectReleased()
 	return units, decls, nil
+}
+
+// collectReleased runs the garbage collector once the loaded syntax is let go.
+// The collector's last cycle ran while the whole load was live, so its heap
+// goal is twice that (golang.org/x/tools: 221 MiB live, a 443 MiB goal), and
+// without a cycle here the facts, the snapshot and the store's writes pile
+// garbage up to it (the heap reached 379 MiB). A cycle now marks only the
+// types and facts (38 to 68 MiB there), so the goal falls with them: the
+// in-process typed index's peak RSS went from 432 to 335 MiB, for one cycle
+// of tens of milliseconds.
+func collectReleased() { runtime.GC() }
+
+// release lets go of a variant's syntax and type information (the bulk of a
+// load: every identifier's object and every expression's type). Its types stay:
+// importers, implements and the snapshot read them.
+func release(p *packages.Package) {
+	p.Syntax, p.TypesInfo = nil, nil
 }
 
 // claim chooses, for every file under the root, the package variant that analyses
@@ -102,7 +141,7 @@ func (ex *extraction) claim(l *loaded) []unit {
 				continue
 			}
 			seen[rel] = true
-			units = append(units, unit{pkg: p, file: f, rel: rel, test: strings.HasSuffix(rel, "_test.go")})
+			units = append(units, unit{pkg: p, file: f, rel: rel, name: name, test: strings.HasSuffix(rel, "_test.go")})
 		}
 	}
 	sort.Slice(units, func(i, j int) bool { return units[i].rel < units[j].rel })

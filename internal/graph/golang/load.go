@@ -49,6 +49,9 @@ type loaded struct {
 type content struct {
 	hash string
 	size int64
+	// header and build fingerprint the file for the snapshot (fileHeader,
+	// fileBuild), taken from the bytes parsed so the file is not read again.
+	header, build string
 }
 
 // load runs packages.Load on dir/... .
@@ -71,10 +74,15 @@ func load(ctx context.Context, dir string, opts Options) (*loaded, error) {
 		// bytes, and the file is read once.
 		ParseFile: func(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
 			sum := sha256.Sum256(src)
+			f, err := parser.ParseFile(fset, filename, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
+			c := content{hash: hex.EncodeToString(sum[:]), size: int64(len(src))}
+			if f != nil {
+				c.header, c.build = fileHeader(f, src), fileBuild(f, src)
+			}
 			mu.Lock()
-			l.contents[filename] = content{hash: hex.EncodeToString(sum[:]), size: int64(len(src))}
+			l.contents[filename] = c
 			mu.Unlock()
-			return parser.ParseFile(fset, filename, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
+			return f, err
 		},
 	}
 	pkgs, err := packages.Load(cfg, "./...")

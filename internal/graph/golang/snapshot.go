@@ -221,13 +221,8 @@ func (ex *extraction) recordSnapshot(snap *Snapshot, moduleDir string, l *loaded
 		prefix = moduleDir + "|"
 	}
 	for _, u := range units {
-		name := l.fset.File(u.file.FileStart).Name()
-		src, err := os.ReadFile(name)
-		header, build := "", ""
-		if err == nil {
-			header, build = fileHeader(u.file, src), fileBuild(u.file, src)
-		}
-		snap.Files[u.rel] = FileRecord{Variant: prefix + u.pkg.ID, Header: header, Build: build}
+		c := l.contents[u.name]
+		snap.Files[u.rel] = FileRecord{Variant: prefix + u.pkg.ID, Header: c.header, Build: c.build}
 	}
 	for _, p := range l.pkgs {
 		for _, name := range p.IgnoredFiles {
