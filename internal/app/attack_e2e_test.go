@@ -214,6 +214,9 @@ func TestAttackApprovedCommandsStayInTheWorkspace(t *testing.T) {
 func TestAttackKillNineLeavesNoOrphans(t *testing.T) {
 	t.Parallel()
 	h := hostile(t)
+	// A temporary folder of its own, to see what the killed agent leaves there.
+	tmp := t.TempDir()
+	h.env = append(h.env, "TMPDIR="+tmp)
 	// The sandbox shows the command its own PID namespace, so the grandchild is
 	// found from here by its unique command line.
 	marker := []byte("sleep\x0031337\x00")
@@ -242,6 +245,19 @@ func TestAttackKillNineLeavesNoOrphans(t *testing.T) {
 			t.Fatalf("the setsid grandchild %d outlived the SIGKILLed agent", pid)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+	// Its private temporary folder cannot be removed by a SIGKILLed agent; the next
+	// agent to run removes it.
+	left, _ := filepath.Glob(filepath.Join(tmp, fmt.Sprintf("albert-code-sandbox-%d-*", agent.Process.Pid)))
+	if len(left) != 1 {
+		t.Fatalf("the killed agent's temporary folder is not named after it: %v", left)
+	}
+	h.srv = fakemodel.NewTest(t, fakemodel.Script{Turns: []fakemodel.Turn{calls(bashCall("n1", "true")), text("done")}})
+	if r := h.run("-p", "--trust", "next"); r.code != ExitOK {
+		t.Fatalf("the next run: exit %d stderr %s", r.code, r.stderr)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("temporary folders left behind after the next run: %v", left)
 	}
 }
 
