@@ -263,11 +263,30 @@ func (s *Store) queryError(parent, qctx context.Context, timeout time.Duration, 
 	if what == "" && sqliteCode(err) == sqlite3.SQLITE_AUTH {
 		what = "an operation the authorizer denies"
 	}
+	if what == "" {
+		what = viewWrite(err)
+	}
 	if what != "" {
 		return fmt.Errorf("query: %w: %s is not allowed: graph SQL is read-only (SELECT, WITH, VALUES and pure functions)",
 			ErrRefused, what)
 	}
 	return s.wrap("query", err)
+}
+
+// viewWrite names the write a statement attempted on one of the schema's views
+// (files, nodes, edges...), which SQLite refuses before the authorizer sees it;
+// "" for any other error.
+func viewWrite(err error) string {
+	if sqliteCode(err) != sqlite3.SQLITE_ERROR {
+		return ""
+	}
+	msg := err.Error()
+	i := strings.Index(msg, "cannot modify ")
+	if i < 0 || !strings.Contains(msg[i:], " because it is a view") {
+		return ""
+	}
+	view := strings.Fields(msg[i+len("cannot modify "):])[0]
+	return "a write to " + view + " (a view)"
 }
 
 // checkStatement returns sqlText's single statement, without a trailing ';', or

@@ -226,22 +226,24 @@ func (s *Store) Stats(ctx context.Context) (Stats, error) {
 	if err != nil {
 		return Stats{}, s.wrap("stats", err)
 	}
-	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM unresolved`).Scan(&st.Unresolved); err != nil {
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM unresolved_rows`).Scan(&st.Unresolved); err != nil {
 		return Stats{}, s.wrap("stats", err)
 	}
+	// Counted on the id-coded rows, then named: the views would look up every
+	// row's strings.
 	for _, g := range []struct {
 		query string
 		add   func(k string, n int)
 	}{
-		{`SELECT kind, count(*) FROM nodes GROUP BY kind`, func(k string, n int) {
+		{`SELECT s.text, c.n FROM (SELECT kind, count(*) AS n FROM node_rows GROUP BY kind) c JOIN strings s ON s.id = c.kind`, func(k string, n int) {
 			st.Nodes[graph.NodeKind(k)] = n
 			st.NodeCount += n
 		}},
-		{`SELECT kind, count(*) FROM edges GROUP BY kind`, func(k string, n int) {
+		{`SELECT s.text, c.n FROM (SELECT kind, count(*) AS n FROM edge_rows GROUP BY kind) c JOIN strings s ON s.id = c.kind`, func(k string, n int) {
 			st.Edges[graph.EdgeKind(k)] = n
 			st.EdgeCount += n
 		}},
-		{`SELECT resolution, count(*) FROM edges GROUP BY resolution`, func(k string, n int) {
+		{`SELECT s.text, c.n FROM (SELECT resolution, count(*) AS n FROM edge_rows GROUP BY resolution) c JOIN strings s ON s.id = c.resolution`, func(k string, n int) {
 			st.Resolutions[graph.Resolution(k)] = n
 		}},
 	} {

@@ -77,13 +77,14 @@ func (s *Store) PendingFiles(ctx context.Context) ([]Pending, error) {
 
 // NamesBefore lists the names the files defined when the pass last saw them.
 func (s *Store) NamesBefore(ctx context.Context, files []string) ([]string, error) {
-	return s.stringsIn(ctx, "names before", `SELECT DISTINCT name FROM resolve_names WHERE file IN (%s)`, files)
+	return s.stringsIn(ctx, "names before", `SELECT DISTINCT name FROM resolve_names WHERE file IN (SELECT id FROM strings WHERE text IN (%s))`, files)
 }
 
 // SeenBefore lists which of paths the pass knew when it last ran (the others are
 // new since).
 func (s *Store) SeenBefore(ctx context.Context, paths []string) ([]string, error) {
-	return s.stringsIn(ctx, "paths seen before", `SELECT DISTINCT file FROM resolve_names WHERE file IN (%s)`, paths)
+	return s.stringsIn(ctx, "paths seen before", `SELECT s.text FROM strings s WHERE s.text IN (%s)
+		AND EXISTS (SELECT 1 FROM resolve_names r WHERE r.file = s.id)`, paths)
 }
 
 // ShapesBefore returns the shapes the pass recorded for paths when it last saw

@@ -22,7 +22,7 @@ type FileResolution struct {
 }
 
 // ApplyResolution writes a pass's results in one transaction: each file's derived
-// edges (edges.derived = 1), its still unresolved sites and its dependency
+// edges (edge_rows.derived = 1), its still unresolved sites and its dependency
 // records replace the old ones; the pending paths done are cleared (a path
 // replaced again since it was read stays pending), with the names each defines
 // now and its Shape recorded (or forgotten, for a removed file); config is stored
@@ -43,13 +43,13 @@ func (s *Store) ApplyResolution(ctx context.Context, files []FileResolution, don
 	}
 	defer tx.Rollback()
 	stmts, err := prepareAll(ctx, tx, []string{
-		`DELETE FROM edges WHERE file = ? AND derived`,
-		`DELETE FROM unresolved WHERE file = ?`,
+		`DELETE FROM edge_rows WHERE file = ` + idOf + ` AND derived`,
+		`DELETE FROM unresolved_rows WHERE file = ` + idOf,
 		`DELETE FROM resolve_deps WHERE file = ?`,
-		`DELETE FROM resolve_names WHERE file = ?`,
+		`DELETE FROM resolve_names WHERE file = ` + idOf,
 		// The file's own node is recorded too: a file without definitions is still
 		// known to have existed (SeenBefore).
-		`INSERT INTO resolve_names(file, name) SELECT DISTINCT file, name FROM nodes WHERE file = ?`,
+		`INSERT INTO resolve_names(file, name) SELECT DISTINCT file, name FROM node_rows WHERE file = ` + idOf,
 		`DELETE FROM resolve_deps WHERE file = ?1 AND NOT EXISTS (SELECT 1 FROM files WHERE path = ?1)`,
 		`DELETE FROM resolve_pending WHERE rowid = ? AND path = ?`,
 		`DELETE FROM resolve_shapes WHERE file = ?`,
@@ -65,8 +65,13 @@ func (s *Store) ApplyResolution(ctx context.Context, files []FileResolution, don
 	}()
 	delEdges, delUnr, delDeps, delNames, insNames, forget, delPending := stmts[0], stmts[1], stmts[2], stmts[3], stmts[4], stmts[5], stmts[6]
 	delShape, insShape := stmts[7], stmts[8]
-	edges := &batchInsert{tx: tx, head: `INSERT INTO edges(src, dst, kind, confidence, resolution, file, line, derived)`, cols: 8}
-	unr := &batchInsert{tx: tx, head: `INSERT INTO unresolved(src, name, kind, file, line, col, reason)`, cols: 7}
+	in, err := newInterner(ctx, tx)
+	if err != nil {
+		return s.wrap("apply resolution", err)
+	}
+	defer in.close()
+	edges := &batchInsert{tx: tx, head: `INSERT INTO edge_rows(src, dst, kind, confidence, resolution, file, line, derived)`, cols: 8}
+	unr := &batchInsert{tx: tx, head: `INSERT INTO unresolved_rows(src, name, kind, file, line, col, reason)`, cols: 7}
 	deps := &batchInsert{tx: tx, head: `INSERT INTO resolve_deps(file, kind, key, filter, seen)`, cols: 5}
 	defer edges.close()
 	defer unr.close()
@@ -77,13 +82,25 @@ func (s *Store) ApplyResolution(ctx context.Context, files []FileResolution, don
 				return s.wrap("apply resolution of "+f.Path, err)
 			}
 		}
+		path, err := in.id(ctx, f.Path)
+		if err != nil {
+			return s.wrap("apply resolution of "+f.Path, err)
+		}
 		for _, e := range f.Edges {
-			if err := edges.add(ctx, e.From, e.To, string(e.Kind), e.Confidence, string(e.Resolution), f.Path, e.Line, 1); err != nil {
+			ids, err := in.all(ctx, e.From, e.To, string(e.Kind), string(e.Resolution))
+			if err == nil {
+				err = edges.add(ctx, ids[0], ids[1], ids[2], e.Confidence, ids[3], path, e.Line, 1)
+			}
+			if err != nil {
 				return s.wrap("apply resolution of "+f.Path, err)
 			}
 		}
 		for _, u := range f.Unresolved {
-			if err := unr.add(ctx, u.From, u.Name, string(u.Kind), f.Path, u.Line, u.Col, u.Reason); err != nil {
+			ids, err := in.all(ctx, u.From, u.Name, string(u.Kind), u.Reason)
+			if err == nil {
+				err = unr.add(ctx, ids[0], ids[1], ids[2], path, u.Line, u.Col, ids[3])
+			}
+			if err != nil {
 				return s.wrap("apply resolution of "+f.Path, err)
 			}
 		}

@@ -12,11 +12,13 @@ import (
 
 // SchemaVersion is stored in meta.schema_version. Bump it on any change to
 // schemaSQL or to what a column means; Open then refuses an older file with the
-// rebuild command (the index is a cache of the repository: rebuilding is the
-// migration). Version 2 added the cross-file resolution pass's tables (sites,
-// resolve_pending, resolve_names, resolve_shapes, resolve_deps) and edges.derived;
-// version 3 files.typed.
-const SchemaVersion = 3
+// rebuild command, and OpenOrRebuild replaces it (the index is a cache of the
+// repository: rebuilding is the migration). Version 2 added the cross-file
+// resolution pass's tables (sites, resolve_pending, resolve_names,
+// resolve_shapes, resolve_deps) and edges.derived; version 3 files.typed;
+// version 4 keeps every repeated string once (the strings table) and the graph
+// in id-coded tables read through views of the old names and columns.
+const SchemaVersion = 4
 
 // Keys of the meta table the store and the indexer share.
 const (
@@ -32,6 +34,16 @@ const (
 )
 
 // schemaSQL is the whole schema; docs/graph-schema.md explains it column by column.
+//
+// The graph is stored in *_rows tables whose text columns are ids into strings:
+// a qualified name, a path or a kind is written once however many edges name it.
+// On golang.org/x/tools the edges and their three indexes went from 40.9 to
+// 7.2 MiB that way (docs/benchmarks.md, "Scale"). Readers, the package's own and
+// graph sql's, read views with the readable names and columns of version 3
+// (files, nodes, edges, unresolved, sites); their LEFT JOINs on strings' primary
+// key let SQLite skip the lookups of columns a query does not read, and a
+// condition on a text column is turned into an id by strings' unique index.
+//
 // No foreign keys: an edge may point to a node that is not indexed (an external
 // package, a file not parsed yet), and files are replaced one at a time.
 const schemaSQL = `CREATE TABLE IF NOT EXISTS meta (
@@ -39,73 +51,107 @@ const schemaSQL = `CREATE TABLE IF NOT EXISTS meta (
   value TEXT NOT NULL
 ) WITHOUT ROWID;
 
-CREATE TABLE IF NOT EXISTS files (
-  path        TEXT PRIMARY KEY,           -- relative to the repository root, forward slashes
-  language    TEXT NOT NULL,
+-- Every string the graph tables repeat (qualified names, paths, kinds,
+-- languages, names at sites, reasons), once. Ids are never reused while the
+-- file lives; a string no row uses any more stays until the next rebuild.
+CREATE TABLE IF NOT EXISTS strings (
+  id   INTEGER PRIMARY KEY,
+  text TEXT NOT NULL UNIQUE
+);
+
+CREATE TABLE IF NOT EXISTS file_rows (
+  id          INTEGER PRIMARY KEY,        -- strings.id of the path
+  language    INTEGER NOT NULL,           -- strings.id
   hash        TEXT NOT NULL,              -- hex SHA-256 of the content
   size        INTEGER NOT NULL,
   indexed_at  TEXT NOT NULL,              -- RFC 3339, UTC
   parse_error TEXT NOT NULL DEFAULT '',   -- why the facts are partial or absent
   quarantined INTEGER NOT NULL DEFAULT 0, -- 1: the parser panicked or timed out
   typed       INTEGER NOT NULL DEFAULT 0  -- 1: a type checker drew the file's edges (the cross-file pass skips it)
-) WITHOUT ROWID;
+);
 
-CREATE TABLE IF NOT EXISTS nodes (
-  qname     TEXT PRIMARY KEY,             -- stable qualified name
-  kind      TEXT NOT NULL,                -- function, method, struct, interface, ...
+CREATE TABLE IF NOT EXISTS node_rows (
+  id        INTEGER PRIMARY KEY,          -- strings.id of the qualified name; search.rowid
+  kind      INTEGER NOT NULL,             -- strings.id: function, method, struct, interface, ...
   name      TEXT NOT NULL,
-  file      TEXT NOT NULL,                -- the file whose facts define it
+  file      INTEGER NOT NULL,             -- strings.id of the file whose facts define it
   line      INTEGER NOT NULL,             -- 1-based line of the name
   col       INTEGER NOT NULL DEFAULT 0,
   end_line  INTEGER NOT NULL DEFAULT 0,
   signature TEXT NOT NULL DEFAULT '',
   doc       TEXT NOT NULL DEFAULT '',
-  language  TEXT NOT NULL DEFAULT '',
+  language  INTEGER NOT NULL,             -- strings.id
   exported  INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX IF NOT EXISTS nodes_name ON nodes(name);
-CREATE INDEX IF NOT EXISTS nodes_name_nocase ON nodes(name COLLATE NOCASE);
-CREATE INDEX IF NOT EXISTS nodes_file ON nodes(file);
-CREATE INDEX IF NOT EXISTS nodes_kind ON nodes(kind);
+CREATE INDEX IF NOT EXISTS node_rows_name ON node_rows(name);
+CREATE INDEX IF NOT EXISTS node_rows_name_nocase ON node_rows(name COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS node_rows_file ON node_rows(file);
+CREATE INDEX IF NOT EXISTS node_rows_kind ON node_rows(kind);
 
-CREATE TABLE IF NOT EXISTS edges (
-  src        TEXT NOT NULL,               -- nodes.qname (may be absent from nodes)
-  dst        TEXT NOT NULL,               -- nodes.qname (may be absent: external)
-  kind       TEXT NOT NULL,               -- contains, calls, references, imports, implements, extends
+CREATE TABLE IF NOT EXISTS edge_rows (
+  src        INTEGER NOT NULL,            -- strings.id of a qualified name (may be absent from nodes)
+  dst        INTEGER NOT NULL,            -- strings.id of a qualified name (may be absent: external)
+  kind       INTEGER NOT NULL,            -- strings.id: contains, calls, references, imports, implements, extends
   confidence REAL NOT NULL,               -- 1.0 when resolution is types
-  resolution TEXT NOT NULL,               -- types, import, name
-  file       TEXT NOT NULL,               -- the file whose facts hold the edge (the site)
+  resolution INTEGER NOT NULL,            -- strings.id: types, import, name
+  file       INTEGER NOT NULL,            -- strings.id of the file whose facts hold the edge (the site)
   line       INTEGER NOT NULL DEFAULT 0,
   derived    INTEGER NOT NULL DEFAULT 0   -- 1: drawn by the cross-file resolution pass
 );
-CREATE INDEX IF NOT EXISTS edges_src ON edges(src, kind);
-CREATE INDEX IF NOT EXISTS edges_dst ON edges(dst, kind);
-CREATE INDEX IF NOT EXISTS edges_file ON edges(file);
+CREATE INDEX IF NOT EXISTS edge_rows_src ON edge_rows(src, kind);
+CREATE INDEX IF NOT EXISTS edge_rows_dst ON edge_rows(dst, kind);
+CREATE INDEX IF NOT EXISTS edge_rows_file ON edge_rows(file);
 
-CREATE TABLE IF NOT EXISTS unresolved (
-  src    TEXT NOT NULL,                   -- the caller's qname
-  name   TEXT NOT NULL,                   -- the name as written at the site
-  kind   TEXT NOT NULL,                   -- calls or references
-  file   TEXT NOT NULL,
+-- Sites whose target no strategy could name; every column but line and col is a
+-- strings.id.
+CREATE TABLE IF NOT EXISTS unresolved_rows (
+  src    INTEGER NOT NULL,                -- the caller's qualified name
+  name   INTEGER NOT NULL,                -- the name as written at the site
+  kind   INTEGER NOT NULL,                -- calls or references
+  file   INTEGER NOT NULL,
   line   INTEGER NOT NULL,
   col    INTEGER NOT NULL DEFAULT 0,
-  reason TEXT NOT NULL DEFAULT ''
+  reason INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS unresolved_src ON unresolved(src);
-CREATE INDEX IF NOT EXISTS unresolved_file ON unresolved(file);
+CREATE INDEX IF NOT EXISTS unresolved_rows_src ON unresolved_rows(src);
+CREATE INDEX IF NOT EXISTS unresolved_rows_file ON unresolved_rows(file);
 
 -- The sites the extractor left unresolved, as it wrote them: the cross-file pass's
--- input. unresolved holds what is left of them after the pass.
-CREATE TABLE IF NOT EXISTS sites (
-  src    TEXT NOT NULL,
-  name   TEXT NOT NULL,
-  kind   TEXT NOT NULL,
-  file   TEXT NOT NULL,
+-- input. unresolved_rows holds what is left of them after the pass.
+CREATE TABLE IF NOT EXISTS site_rows (
+  src    INTEGER NOT NULL,
+  name   INTEGER NOT NULL,
+  kind   INTEGER NOT NULL,
+  file   INTEGER NOT NULL,
   line   INTEGER NOT NULL,
   col    INTEGER NOT NULL DEFAULT 0,
-  reason TEXT NOT NULL DEFAULT ''
+  reason INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS sites_file ON sites(file);
+CREATE INDEX IF NOT EXISTS site_rows_file ON site_rows(file);
+
+CREATE VIEW IF NOT EXISTS files(path, language, hash, size, indexed_at, parse_error, quarantined, typed) AS
+SELECT p.text, l.text, f.hash, f.size, f.indexed_at, f.parse_error, f.quarantined, f.typed
+FROM file_rows f LEFT JOIN strings p ON p.id = f.id LEFT JOIN strings l ON l.id = f.language;
+
+CREATE VIEW IF NOT EXISTS nodes(qname, kind, name, file, line, col, end_line, signature, doc, language, exported, rowid) AS
+SELECT q.text, k.text, n.name, f.text, n.line, n.col, n.end_line, n.signature, n.doc, l.text, n.exported, n.id
+FROM node_rows n LEFT JOIN strings q ON q.id = n.id LEFT JOIN strings k ON k.id = n.kind
+LEFT JOIN strings f ON f.id = n.file LEFT JOIN strings l ON l.id = n.language;
+
+CREATE VIEW IF NOT EXISTS edges(src, dst, kind, confidence, resolution, file, line, derived) AS
+SELECT s.text, d.text, k.text, e.confidence, r.text, f.text, e.line, e.derived
+FROM edge_rows e LEFT JOIN strings s ON s.id = e.src LEFT JOIN strings d ON d.id = e.dst
+LEFT JOIN strings k ON k.id = e.kind LEFT JOIN strings r ON r.id = e.resolution LEFT JOIN strings f ON f.id = e.file;
+
+CREATE VIEW IF NOT EXISTS unresolved(src, name, kind, file, line, col, reason) AS
+SELECT s.text, n.text, k.text, f.text, u.line, u.col, r.text
+FROM unresolved_rows u LEFT JOIN strings s ON s.id = u.src LEFT JOIN strings n ON n.id = u.name
+LEFT JOIN strings k ON k.id = u.kind LEFT JOIN strings f ON f.id = u.file LEFT JOIN strings r ON r.id = u.reason;
+
+CREATE VIEW IF NOT EXISTS sites(src, name, kind, file, line, col, reason) AS
+SELECT s.text, n.text, k.text, f.text, u.line, u.col, r.text
+FROM site_rows u LEFT JOIN strings s ON s.id = u.src LEFT JOIN strings n ON n.id = u.name
+LEFT JOIN strings k ON k.id = u.kind LEFT JOIN strings f ON f.id = u.file LEFT JOIN strings r ON r.id = u.reason;
 
 -- Files replaced or removed since the cross-file pass last ran (a new rowid at
 -- every replacement, so the pass clears only what it saw).
@@ -116,7 +162,7 @@ CREATE TABLE IF NOT EXISTS resolve_pending (
 -- The names each file defined when the pass last saw it: what a changed file
 -- defined before the change.
 CREATE TABLE IF NOT EXISTS resolve_names (
-  file TEXT NOT NULL,
+  file INTEGER NOT NULL,                  -- strings.id of the path
   name TEXT NOT NULL,
   PRIMARY KEY (file, name)
 ) WITHOUT ROWID;
@@ -141,11 +187,13 @@ CREATE TABLE IF NOT EXISTS resolve_deps (
 CREATE INDEX IF NOT EXISTS resolve_deps_key ON resolve_deps(kind, key);
 CREATE INDEX IF NOT EXISTS resolve_deps_file ON resolve_deps(file);
 
--- Full-text index over nodes; search.rowid = nodes.rowid. Each column holds the raw
--- text followed by its identifiers split on camelCase and '_', so ParseConfig is
--- found by parse and by config; unicode61 already splits on '.', '::', '/', '-'.
+-- Full-text index over nodes; search.rowid = nodes.rowid. Each column indexes the
+-- raw text followed by its identifiers split on camelCase and '_', so ParseConfig
+-- is found by parse and by config; unicode61 already splits on '.', '::', '/', '-'.
+-- Contentless: the text is read from nodes, not kept a second time here.
 CREATE VIRTUAL TABLE IF NOT EXISTS search USING fts5(
   name, qname, signature, doc, path,
+  content = '', contentless_delete = 1,
   tokenize = 'unicode61 remove_diacritics 2'
 );
 `

@@ -53,16 +53,18 @@ func TestOpenCreatesFolderAndSchema(t *testing.T) {
 	if err := s.db.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "wal" {
 		t.Fatalf("journal_mode = %q, %v; want wal", mode, err)
 	}
-	want := []string{"edges", "files", "meta", "nodes", "search", "unresolved",
-		"sites", "resolve_pending", "resolve_names", "resolve_deps", "resolve_shapes"}
-	for _, table := range want {
+	want := map[string]string{"strings": "table", "edge_rows": "table", "file_rows": "table", "meta": "table",
+		"node_rows": "table", "search": "table", "unresolved_rows": "table", "site_rows": "table",
+		"resolve_pending": "table", "resolve_names": "table", "resolve_deps": "table", "resolve_shapes": "table",
+		"edges": "view", "files": "view", "nodes": "view", "unresolved": "view", "sites": "view"}
+	for name, typ := range want {
 		var n int
-		if err := s.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE name = ?`, table).Scan(&n); err != nil || n != 1 {
-			t.Errorf("table %s: count %d, %v", table, n, err)
+		if err := s.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE name = ? AND type = ?`, name, typ).Scan(&n); err != nil || n != 1 {
+			t.Errorf("%s %s: count %d, %v", typ, name, n, err)
 		}
 	}
-	for _, idx := range []string{"edges_src", "edges_dst", "edges_file", "nodes_file", "nodes_name", "unresolved_file",
-		"sites_file", "resolve_deps_key", "resolve_deps_file"} {
+	for _, idx := range []string{"edge_rows_src", "edge_rows_dst", "edge_rows_file", "node_rows_file", "node_rows_name",
+		"unresolved_rows_file", "site_rows_file", "resolve_deps_key", "resolve_deps_file"} {
 		var n int
 		if err := s.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?`, idx).Scan(&n); err != nil || n != 1 {
 			t.Errorf("index %s: count %d, %v", idx, n, err)

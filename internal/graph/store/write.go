@@ -108,7 +108,8 @@ func validateFacts(f *graph.FileFacts) error {
 	return nil
 }
 
-// writer holds the statements of one ReplaceFiles transaction, prepared once.
+// writer holds the statements of one ReplaceFiles transaction, prepared once,
+// and the transaction's interner.
 //
 // The full-text index is written last, in two statements over staged rows: FTS5
 // flushes its pending rows to disk at every statement that opens a savepoint (the
@@ -120,6 +121,7 @@ type writer struct {
 	dropSearch, insFile, insNode, stage, insEdge, insUnr *sql.Stmt
 	insSite, pend                                        *sql.Stmt
 	all                                                  []*sql.Stmt
+	strings                                              *interner
 }
 
 // stagingSQL creates the per-connection tables the full-text rows wait in. They are
@@ -133,34 +135,35 @@ func prepareWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
 	if _, err := tx.ExecContext(ctx, stagingSQL); err != nil {
 		return nil, err
 	}
-	w := &writer{}
+	in, err := newInterner(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
+	w := &writer{strings: in}
+	// The purge statements take the path as text: a path never stored has no id
+	// and no rows.
 	for _, p := range []struct {
 		dst **sql.Stmt
 		sql string
 	}{
-		{&w.dropSearch, `INSERT OR IGNORE INTO temp.search_drop(id) SELECT rowid FROM nodes WHERE file = ?`},
-		{&w.delNodes, `DELETE FROM nodes WHERE file = ?`},
-		{&w.delEdges, `DELETE FROM edges WHERE file = ?`},
-		{&w.delUnresolved, `DELETE FROM unresolved WHERE file = ?`},
-		{&w.delSites, `DELETE FROM sites WHERE file = ?`},
+		{&w.dropSearch, `INSERT OR IGNORE INTO temp.search_drop(id) SELECT id FROM node_rows WHERE file = ` + idOf},
+		{&w.delNodes, `DELETE FROM node_rows WHERE file = ` + idOf},
+		{&w.delEdges, `DELETE FROM edge_rows WHERE file = ` + idOf},
+		{&w.delUnresolved, `DELETE FROM unresolved_rows WHERE file = ` + idOf},
+		{&w.delSites, `DELETE FROM site_rows WHERE file = ` + idOf},
 		// REPLACE gives the row a new rowid: the pass clears only the rowids it read.
 		{&w.pend, `INSERT OR REPLACE INTO resolve_pending(path) VALUES(?)`},
-		{&w.delFile, `DELETE FROM files WHERE path = ?`},
-		{&w.insFile, `INSERT OR REPLACE INTO files(path, language, hash, size, indexed_at, parse_error, quarantined, typed)
+		{&w.delFile, `DELETE FROM file_rows WHERE id = ` + idOf},
+		{&w.insFile, `INSERT OR REPLACE INTO file_rows(id, language, hash, size, indexed_at, parse_error, quarantined, typed)
 			VALUES(?, ?, ?, ?, ?, ?, ?, ?)`},
-		// ON CONFLICT ... DO UPDATE keeps the rowid of a node that moved in from a
-		// file not in this batch; flush replaces its search row by that rowid.
-		{&w.insNode, `INSERT INTO nodes(qname, kind, name, file, line, col, end_line, signature, doc, language, exported)
-			VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT(qname) DO UPDATE SET kind = excluded.kind, name = excluded.name, file = excluded.file,
-				line = excluded.line, col = excluded.col, end_line = excluded.end_line,
-				signature = excluded.signature, doc = excluded.doc, language = excluded.language,
-				exported = excluded.exported
-			RETURNING rowid`},
+		// A node's id is its qualified name's: a node that moved in from a file not
+		// in this batch keeps it, and flush replaces its search row by that id.
+		{&w.insNode, `INSERT OR REPLACE INTO node_rows(id, kind, name, file, line, col, end_line, signature, doc, language, exported)
+			VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&w.stage, `INSERT OR REPLACE INTO temp.search_stage(id, name, qname, signature, doc, path) VALUES(?, ?, ?, ?, ?, ?)`},
-		{&w.insEdge, `INSERT INTO edges(src, dst, kind, confidence, resolution, file, line) VALUES(?, ?, ?, ?, ?, ?, ?)`},
-		{&w.insUnr, `INSERT INTO unresolved(src, name, kind, file, line, col, reason) VALUES(?, ?, ?, ?, ?, ?, ?)`},
-		{&w.insSite, `INSERT INTO sites(src, name, kind, file, line, col, reason) VALUES(?, ?, ?, ?, ?, ?, ?)`},
+		{&w.insEdge, `INSERT INTO edge_rows(src, dst, kind, confidence, resolution, file, line) VALUES(?, ?, ?, ?, ?, ?, ?)`},
+		{&w.insUnr, `INSERT INTO unresolved_rows(src, name, kind, file, line, col, reason) VALUES(?, ?, ?, ?, ?, ?, ?)`},
+		{&w.insSite, `INSERT INTO site_rows(src, name, kind, file, line, col, reason) VALUES(?, ?, ?, ?, ?, ?, ?)`},
 	} {
 		st, err := tx.PrepareContext(ctx, p.sql)
 		if err != nil {
@@ -177,6 +180,7 @@ func (w *writer) close() {
 	for _, st := range w.all {
 		st.Close()
 	}
+	w.strings.close()
 }
 
 // purge deletes what the file at path contributed, noting its nodes' search rows
@@ -191,7 +195,12 @@ func (w *writer) purge(ctx context.Context, path string) error {
 }
 
 func (w *writer) insert(ctx context.Context, f *graph.FileFacts, now string) error {
-	if _, err := w.insFile.ExecContext(ctx, f.Path, f.Language, f.Hash, f.Size, now, f.ParseError, f.Quarantined, typed(f)); err != nil {
+	ids, err := w.strings.all(ctx, f.Path, f.Language)
+	if err != nil {
+		return err
+	}
+	path, fileLang := ids[0], ids[1]
+	if _, err := w.insFile.ExecContext(ctx, path, fileLang, f.Hash, f.Size, now, f.ParseError, f.Quarantined, typed(f)); err != nil {
 		return err
 	}
 	for _, n := range f.Nodes {
@@ -199,26 +208,35 @@ func (w *writer) insert(ctx context.Context, f *graph.FileFacts, now string) err
 		if lang == "" {
 			lang = f.Language
 		}
-		var rowid int64
-		if err := w.insNode.QueryRowContext(ctx, n.QName, string(n.Kind), n.Name, f.Path, n.Line, n.Col, n.EndLine,
-			n.Signature, n.Doc, lang, n.Exported).Scan(&rowid); err != nil {
+		ids, err := w.strings.all(ctx, n.QName, string(n.Kind), lang)
+		if err != nil {
 			return fmt.Errorf("node %s: %w", n.QName, err)
 		}
-		if _, err := w.stage.ExecContext(ctx, rowid, expandIdentifiers(n.Name), expandIdentifiers(n.QName),
+		if _, err := w.insNode.ExecContext(ctx, ids[0], ids[1], n.Name, path, n.Line, n.Col, n.EndLine,
+			n.Signature, n.Doc, ids[2], n.Exported); err != nil {
+			return fmt.Errorf("node %s: %w", n.QName, err)
+		}
+		if _, err := w.stage.ExecContext(ctx, ids[0], expandIdentifiers(n.Name), expandIdentifiers(n.QName),
 			expandIdentifiers(n.Signature), expandIdentifiers(n.Doc), expandIdentifiers(f.Path)); err != nil {
 			return fmt.Errorf("search row of %s: %w", n.QName, err)
 		}
 	}
 	for _, e := range f.Edges {
-		if _, err := w.insEdge.ExecContext(ctx, e.From, e.To, string(e.Kind), e.Confidence, string(e.Resolution),
-			f.Path, e.Line); err != nil {
+		ids, err := w.strings.all(ctx, e.From, e.To, string(e.Kind), string(e.Resolution))
+		if err != nil {
+			return fmt.Errorf("edge %s -> %s: %w", e.From, e.To, err)
+		}
+		if _, err := w.insEdge.ExecContext(ctx, ids[0], ids[1], ids[2], e.Confidence, ids[3], path, e.Line); err != nil {
 			return fmt.Errorf("edge %s -> %s: %w", e.From, e.To, err)
 		}
 	}
 	for _, u := range f.Unresolved {
+		ids, err := w.strings.all(ctx, u.From, u.Name, string(u.Kind), u.Reason)
+		if err != nil {
+			return fmt.Errorf("unresolved %s: %w", u.Name, err)
+		}
 		for _, st := range []*sql.Stmt{w.insUnr, w.insSite} {
-			if _, err := st.ExecContext(ctx, u.From, u.Name, string(u.Kind), f.Path, u.Line, u.Col,
-				u.Reason); err != nil {
+			if _, err := st.ExecContext(ctx, ids[0], ids[1], ids[2], path, u.Line, u.Col, ids[3]); err != nil {
 				return fmt.Errorf("unresolved %s: %w", u.Name, err)
 			}
 		}
