@@ -1,0 +1,135 @@
+package openai
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/etalab-ia/albert-code/internal/fakemodel"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/runner"
+)
+
+// codexConfig declares the fake model as the real Codex's provider on the
+// Responses wire, without retries (as in ../adapter/codex_real_test.go).
+const codexConfig = `model = "fake-model"
+model_provider = "fake"
+
+[model_providers.fake]
+name = "fake"
+base_url = %q
+env_key = "FAKE_MODEL_KEY"
+wire_api = "responses"
+request_max_retries = 0
+stream_max_retries = 0
+`
+
+// realCodexServer serves /v1 with the real Codex CLI (pinned in
+// ../adapter/testdata/clis, installed by .ci/run) against a fake model on
+// 127.0.0.1. It fails, never skips, when Node or Codex is missing.
+func realCodexServer(t *testing.T, turns ...fakemodel.Turn) *httptest.Server {
+	t.Helper()
+	bin, _ := filepath.Abs("../adapter/testdata/clis/node_modules/.bin/codex")
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatal("node is not installed: the real codex test needs it to start codex")
+	}
+	if _, err := os.Stat(bin); err != nil {
+		t.Fatalf("codex is not installed: run `npm ci --prefix internal/serve/adapter/testdata/clis` (%v)", err)
+	}
+	fm := fakemodel.NewTest(t, fakemodel.Script{Turns: turns})
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), fmt.Appendf(nil, codexConfig, fm.URL()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PATH=" + filepath.Dir(node) + string(os.PathListSeparator) + os.Getenv("PATH"),
+		"HOME=" + home, "CODEX_HOME=" + home, "FAKE_MODEL_KEY=fake", "LANG=C.UTF-8"}
+	srv := httptest.NewServer(New(Options{
+		Backend:    &adapter.Codex{Binary: bin},
+		Runner:     runner.New(runner.Options{Grace: time.Second, TempParent: t.TempDir(), BaseEnv: env}),
+		TempParent: t.TempDir(),
+		// Judgement: codex starts in about a second; a loaded CI machine under -race
+		// may take many times that.
+		Timeout:   time.Minute,
+		Authorize: bearer(testToken),
+		Logger:    slog.New(slog.DiscardHandler),
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestRealCodexProviderErrorsOnV1: codex exits 1 on a provider's refusal; /v1
+// answers with the provider's status class and reason in OpenAI's error shape, not
+// 500 "the agent exited with code 1".
+func TestRealCodexProviderErrorsOnV1(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name         string
+		turn         fakemodel.Turn
+		status       int
+		code, reason string
+	}{
+		{"400", fakemodel.OpenAIError(400, "Invalid schema for response_format: 'x' is not valid", "invalid_request_error", "invalid_json_schema"),
+			400, "provider_refused", "Invalid schema for response_format: 'x' is not valid"},
+		{"429", fakemodel.OpenAIError(429, "Rate limit reached", "requests", "rate_limit_exceeded"),
+			429, "rate_limit_exceeded", "429 Too Many Requests"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := realCodexServer(t, tc.turn)
+			resp, body := post(t, srv, chatPath, hiBody)
+			v := decode(t, body)
+			msg, _ := at(v, "error", "message").(string)
+			if resp.StatusCode != tc.status || at(v, "error", "code") != tc.code || !strings.Contains(msg, tc.reason) || strings.Contains(msg, "exited") {
+				t.Errorf("%d %s", resp.StatusCode, body)
+			}
+		})
+	}
+}
+
+// TestRealCodexStreamOpensAtOnce: codex prints its answer only whole, so a
+// streamed /v1 request gets its headers and a first comment before codex has
+// anything to say (here the model waits 3 s before answering), then the answer.
+func TestRealCodexStreamOpensAtOnce(t *testing.T) {
+	t.Parallel()
+	srv := realCodexServer(t, fakemodel.Turn{Text: []string{"Bonjour", " en flux."}, FirstByteDelay: 3 * time.Second})
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+chatPath,
+		strings.NewReader(`{"stream":true,"messages":[{"role":"user","content":"Salut"}]}`))
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	start := time.Now()
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	var first []string
+	for len(first) < 4 && sc.Scan() {
+		first = append(first, sc.Text())
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("the stream's first lines took %v: the model waits 3 s", took)
+	}
+	if resp.StatusCode != 200 || !strings.Contains(strings.Join(first, "\n"), ": the agent is working") {
+		t.Errorf("status %d, first lines %q", resp.StatusCode, first)
+	}
+	var rest strings.Builder
+	for sc.Scan() {
+		rest.WriteString(sc.Text() + "\n")
+	}
+	if !strings.Contains(rest.String(), `"content":"Bonjour en flux."`) || !strings.Contains(rest.String(), "[DONE]") {
+		t.Errorf("the answer did not follow: %s", rest.String())
+	}
+}
