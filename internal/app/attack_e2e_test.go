@@ -68,6 +68,12 @@ func TestAttackClassifierHolesRunNothing(t *testing.T) {
 		"date --se=2001-01-01",
 		"git -c core.pager='touch " + pwned + "5' log",
 		"rg --pr=touch x",
+		// Variants tried in the second pass, each refused.
+		"find . -fprint " + pwned + "6",
+		"tree -ao " + pwned + "7 .",
+		"git log --output=" + pwned + "8",
+		"git --exec-path=/tmp status",
+		"x='a[$(touch " + pwned + "9)]'; test -v \"$x\"",
 	}
 	var cs []fakemodel.ToolCall
 	for i, a := range attacks {
@@ -84,7 +90,7 @@ func TestAttackClassifierHolesRunNothing(t *testing.T) {
 			t.Errorf("%q ran unasked: %s", a, res)
 		}
 	}
-	for i := 1; i <= 5; i++ {
+	for i := 1; i <= 9; i++ {
 		mustNotExist(t, pwned+strconv.Itoa(i), "a classifier hole ran a command")
 	}
 	if b, _ := os.ReadFile(filepath.Join(h.work, ".git/config")); strings.Contains(string(b), "branch") {
@@ -101,6 +107,7 @@ func TestAttackSecretsStayHidden(t *testing.T) {
 		"cat ~/.albert-code/.env", "echo $ALBERT_API_KEY", "env", "grep -a KEY /proc/self/environ",
 		"cat /proc/$PPID/environ", "cat /proc/*/environ 2>/dev/null | tr '\\0' '\\n' | grep -a KEY",
 		"cat ~/.ssh/id_ed25519", "cat notes.txt", "grep -r PRIVATE homelink/", "cp ~/.albert-code/.env stolen; cat stolen",
+		"cat /proc/self/cwd/../home/.albert-code/.env", "ln ~/.albert-code/.env hard; cat hard",
 	}
 	var cs []fakemodel.ToolCall
 	for i, a := range bash {
