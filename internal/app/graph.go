@@ -112,7 +112,7 @@ func newGraphIndexCmd() *cobra.Command {
 				if opts.Progress != nil {
 					fmt.Fprint(cmd.ErrOrStderr(), "\r\033[K")
 				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "first pass in %v: %s read by tree-sitter, answers are lower bounds (%s); the type checker's pass follows\n",
+				fmt.Fprintf(cmd.ErrOrStderr(), "first pass in %v: %s read (Go for its definitions only), answers are lower bounds (%s); the type checker's pass follows\n",
 					first.Duration.Round(time.Millisecond), countOf(first.Files, "file"), golang.TypesPending)
 			})
 			if opts.Progress != nil {

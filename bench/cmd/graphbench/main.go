@@ -52,10 +52,13 @@ func runRole(args []string) (code int, ok bool) {
 			err = runLoadFloor(args[1])
 		}
 	case "tsindex":
-		if len(args) != 3 {
-			err = errors.New("tsindex: want the repository and the database")
-		} else {
-			err = runTreeSitterIndex(args[1], args[2])
+		switch len(args) {
+		case 3:
+			err = runTreeSitterIndex(args[1], args[2], "")
+		case 4:
+			err = runTreeSitterIndex(args[1], args[2], args[3])
+		default:
+			err = errors.New("tsindex: want the repository, the database and optionally a CPU profile to write")
 		}
 	case "floor":
 		if len(args) != 2 {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -63,11 +64,12 @@ func runLoadFloor(dir string) error {
 }
 
 // runTreeSitterIndex builds the index the first answers come from: the
-// engine's first pass (index.Options.FirstPass: the walk, tree-sitter extraction
-// of every file, Go included, on every core, the store; no type checker, the
-// cross-file pass left for the typed pass), as `graph index` runs it on a new
-// index before the type checker's pass lands.
-func runTreeSitterIndex(dir, dbPath string) error {
+// engine's first pass (index.FirstPass: the walk, Go's definitions read by
+// go/parser and the other files extracted by tree-sitter, on every core, the
+// store; no type checker, the cross-file pass left for the typed pass), as
+// `graph index` runs it on a new index before the type checker's pass lands.
+// A profile path, when given, receives the pass's CPU profile (go tool pprof).
+func runTreeSitterIndex(dir, dbPath, profile string) error {
 	ctx := context.Background()
 	if err := store.Remove(dbPath); err != nil {
 		return err
@@ -77,11 +79,26 @@ func runTreeSitterIndex(dir, dbPath string) error {
 		return err
 	}
 	defer st.Close()
+	if profile != "" {
+		f, err := os.Create(profile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	start := time.Now()
-	if _, err := index.Run(ctx, dir, st, index.Options{FirstPass: true, Extract: treesitter.Extractor{}.Extract}); err != nil {
+	rep, err := index.FirstPass(ctx, dir, st, index.Options{Extract: treesitter.Extractor{}.Extract})
+	if err != nil {
 		return err
 	}
 	phases := map[string]float64{"first_pass_ms": ms(time.Since(start))}
+	for k, v := range rep.Phases {
+		phases[k+"_ms"] = v
+	}
 	stats, err := st.Stats(ctx)
 	if err != nil {
 		return err

@@ -63,11 +63,25 @@ func (m *modulePaths) packagePath(rel string, src []byte) string {
 	if err != nil || f.Name == nil {
 		return ""
 	}
+	return m.importPath(rel, f.Name.Name)
+}
+
+// importPath is packagePath for a file whose package clause names pkgName.
+func (m *modulePaths) importPath(rel, pkgName string) string {
 	p := m.dirPath(path.Dir(rel))
-	if p != "" && strings.HasSuffix(rel, "_test.go") && strings.HasSuffix(f.Name.Name, "_test") {
+	if p != "" && strings.HasSuffix(rel, "_test.go") && strings.HasSuffix(pkgName, "_test") {
 		p += "_test"
 	}
 	return p
+}
+
+// ImportPaths returns the import path Extract gives the package of a Go file
+// under root (rel, slash-separated) whose package clause names pkgName: the
+// nearest go.mod's module path and the folder, "_test" added for an external
+// test package; "" when no go.mod is found above it. Safe for concurrent use.
+func ImportPaths(root string) func(rel, pkgName string) string {
+	m := &modulePaths{root: root, byDir: map[string]string{}}
+	return m.importPath
 }
 
 func (m *modulePaths) dirPath(dir string) string {

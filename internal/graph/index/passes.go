@@ -89,24 +89,12 @@ func RunInPasses(ctx context.Context, root string, st *store.Store, opts Options
 	if version != "" && !opts.Rebuild {
 		return Run(ctx, root, st, opts)
 	}
-	start := time.Now()
-	if root, err = filepath.Abs(root); err != nil {
-		return nil, err
-	}
-	stamps := stampPath(st)
-	os.Remove(stamps) // a first index trusts nothing it did not read
-	scan, err := ScanTreeStamped(ctx, root, opts.Limits, stamps)
+	rep, err := FirstPass(ctx, root, st, opts)
 	if err != nil {
 		return nil, err
 	}
-	if !anyGo(scan.Files) {
-		return runScan(ctx, root, st, opts, scan, start)
-	}
-	fast := opts
-	fast.FirstPass = true
-	rep, err := runScan(ctx, root, st, fast, scan, start)
-	if err != nil {
-		return nil, err
+	if !rep.TypesPending {
+		return rep, nil // no Go: the first pass was the whole index
 	}
 	if first != nil {
 		first(rep)
@@ -119,6 +107,27 @@ func RunInPasses(ctx context.Context, root string, st *store.Store, opts Options
 		return nil, err
 	}
 	return mergePasses(rep, typed), nil
+}
+
+// FirstPass indexes root anew into st, trusting nothing a previous index
+// recorded, and answers first: when the tree has Go, Go is read for its
+// definitions only and the report says TypesPending (the type checker's pass
+// is due: Run, or a Live, lands it); without Go it is the whole index.
+func FirstPass(ctx context.Context, root string, st *store.Store, opts Options) (*Report, error) {
+	start := time.Now()
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	stamps := stampPath(st)
+	os.Remove(stamps) // a first index trusts nothing it did not read
+	scan, err := ScanTreeStamped(ctx, root, opts.Limits, stamps)
+	if err != nil {
+		return nil, err
+	}
+	opts.Rebuild = true
+	opts.FirstPass = anyGo(scan.Files)
+	return runScan(ctx, root, st, opts, scan, start)
 }
 
 // mergePasses makes the typed pass's report say what the whole index build did:

@@ -34,8 +34,8 @@ type Options struct {
 	Go golang.Options
 	// Progress, when set, hears how many of the files to extract are done.
 	Progress func(done, total int)
-	// FirstPass answers first: Go is read by tree-sitter like code the type
-	// checker cannot load, the cross-file pass waits, and the store says
+	// FirstPass answers first: Go is read for its definitions only (go/parser,
+	// firstgo.go), the cross-file pass waits, and the store says
 	// golang.TypesPending until a run without FirstPass lands the type
 	// checker's pass (RunInPasses, or a Live in the background).
 	FirstPass bool
@@ -78,6 +78,11 @@ type Report struct {
 	TypesPending bool          `json:"types_pending,omitempty"`
 	Commit       string        `json:"commit,omitempty"`
 	Duration     time.Duration `json:"duration_ns"`
+	// Phases is where the run's time went, in milliseconds: scan (walk and
+	// hash), go (the type checker's load and extraction), extract (the other
+	// extractors, on every core), write (the store's transaction), resolve
+	// (the cross-file pass), finish (what is recorded after).
+	Phases map[string]float64 `json:"phases_ms,omitempty"`
 
 	// ExtractorChanged: the index was written by extractors of another
 	// ExtractorVersion, so every file was extracted again.
@@ -154,11 +159,15 @@ func runScan(ctx context.Context, root string, st *store.Store, opts Options, sc
 	if err != nil {
 		return nil, err
 	}
+	rep.Phases = map[string]float64{"scan": msSince(start)}
+	phase := time.Now()
 	gr := &goRun{done: map[string]bool{}}
 	if !opts.FirstPass {
 		if gr, err = extractGoChanges(ctx, root, st, opts, scan, changes, todo, removed, pending, rep); err != nil {
 			return nil, err
 		}
+		rep.Phases["go"] = msSince(phase)
+		phase = time.Now()
 	}
 	facts, goDone := gr.facts, gr.done
 	todo = append(todo, gr.more...)
@@ -168,10 +177,20 @@ func runScan(ctx context.Context, root string, st *store.Store, opts Options, sc
 			rest = append(rest, f)
 		}
 	}
+	var first *firstGo
+	if opts.FirstPass {
+		first = newFirstGo(root, opts.Extract)
+		opts.Extract = first.extract
+	}
 	facts = append(facts, extractFiles(ctx, root, rest, opts, len(goDone))...)
+	if first != nil {
+		first.finish(facts)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	rep.Phases["extract"] = msSince(phase)
+	phase = time.Now()
 	for _, f := range facts {
 		switch {
 		case f.Quarantined:
@@ -184,6 +203,8 @@ func runScan(ctx context.Context, root string, st *store.Store, opts Options, sc
 	if err := st.ReplaceFiles(ctx, facts, removed); err != nil {
 		return nil, err
 	}
+	rep.Phases["write"] = msSince(phase)
+	phase = time.Now()
 	if err := settlePending(ctx, st, opts, pending, anyGo(todo), rep); err != nil {
 		return nil, err
 	}
@@ -191,6 +212,8 @@ func runScan(ctx context.Context, root string, st *store.Store, opts Options, sc
 		if rep.Resolve, err = resolve.Update(ctx, st, root, resolve.Options{}); err != nil {
 			return nil, err
 		}
+		rep.Phases["resolve"] = msSince(phase)
+		phase = time.Now()
 	}
 	if rep.LeftOut, err = recordLeftOut(ctx, st, scan.Skipped); err != nil {
 		return nil, err
@@ -218,8 +241,14 @@ func runScan(ctx context.Context, root string, st *store.Store, opts Options, sc
 			return nil, err
 		}
 	}
+	rep.Phases["finish"] = msSince(phase)
 	rep.Duration = time.Since(start)
 	return rep, nil
+}
+
+// msSince is the time since t in milliseconds, to the microsecond.
+func msSince(t time.Time) float64 {
+	return float64(time.Since(t).Microseconds()) / 1000
 }
 
 // extractFiles runs the file extractor over files in parallel, one file per worker

@@ -115,7 +115,7 @@ func typesPendingWhy(ctx context.Context, st *store.Store) (string, error) {
 	if err != nil || v == "" {
 		return "", err
 	}
-	return v + ": the Go facts come from tree-sitter, and calls across files are not resolved yet, until the type checker's pass lands", nil
+	return v + ": the Go facts are definitions only (no calls, references or type relations yet) until the type checker's pass lands", nil
 }
 
 // maxGapFiles bounds the files goGapsIn names in its query; past it, the whole
