@@ -12,6 +12,7 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/acp"
 	"github.com/etalab-ia/albert-code/internal/agentenv"
+	"github.com/etalab-ia/albert-code/internal/app/cmdutil"
 	"github.com/etalab-ia/albert-code/internal/config"
 )
 
@@ -23,7 +24,7 @@ type acpFlags struct {
 
 // newACPCmd reads the editor's messages from stdin (the root command's, which
 // cobra does not carry).
-func newACPCmd(stdin io.Reader) *cobra.Command {
+func newACPCmd(fac *cmdutil.Factory) *cobra.Command {
 	var f acpFlags
 	cmd := &cobra.Command{
 		Use:   "acp",
@@ -40,9 +41,9 @@ the answer and exits; editors run it for a user who has no key yet.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if f.setup {
-				return runACPSetup(cmd.Context(), f, stdin, cmd.OutOrStdout())
+				return runACPSetup(cmd.Context(), fac, f)
 			}
-			return runACP(cmd.Context(), f, setupCommand(cmd), stdin, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return runACP(cmd.Context(), fac, f, setupCommand(cmd))
 		},
 	}
 	addACPFlags(cmd, &f)
@@ -74,7 +75,7 @@ func setupCommand(cmd *cobra.Command) []string {
 // MainACP is albert-acp's whole program: `albert-code acp` under its own name.
 func MainACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	exportDotenvProxies()
-	cmd := newACPCmd(stdin)
+	cmd := newACPCmd(cmdutil.New(Version(), &cmdutil.IOStreams{In: stdin, Out: stdout, ErrOut: stderr}))
 	cmd.Use = "albert-acp"
 	cmd.Version = Version()
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
@@ -88,26 +89,26 @@ func MainACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return ExitOK
 }
 
-func runACP(ctx context.Context, f acpFlags, setup []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func runACP(ctx context.Context, fac *cmdutil.Factory, f acpFlags, setup []string) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if home, err := config.HomeDir(os.LookupEnv); err == nil {
+	if home, err := fac.HomeDir(); err == nil {
 		closeLog := openLogFile(home)
 		defer closeLog()
 	}
 	// Warnings and errors also go to stderr, where editors show an agent's log.
-	logger := slog.New(fanout{slog.Default().Handler(), slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})})
+	logger := slog.New(fanout{slog.Default().Handler(), slog.NewTextHandler(fac.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn})})
 	slog.SetDefault(logger)
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	ov := config.Overrides{Agent: f.agent, Model: f.model}
-	err := acp.Serve(ctx, stdin, stdout, acp.Options{
-		Version:      Version(),
+	err := acp.Serve(ctx, fac.IO.In, fac.IO.Out, acp.Options{
+		Version:      fac.Version,
 		Logger:       logger,
 		SetupCommand: setup,
 		LoadEnv: func(cwd string) (*agentenv.Env, error) {
-			e, err := loadEnv(cwd, ov, f.trust)
+			e, err := fac.LoadEnv(cwd, ov, f.trust)
 			if err != nil {
 				return nil, err
 			}

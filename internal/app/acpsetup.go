@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 
 	tea "charm.land/bubbletea/v2"
-	"golang.org/x/term"
 
+	"github.com/etalab-ia/albert-code/internal/app/cmdutil"
 	"github.com/etalab-ia/albert-code/internal/config"
 	"github.com/etalab-ia/albert-code/internal/tui/dialog"
 	"github.com/etalab-ia/albert-code/internal/tui/render"
@@ -27,18 +25,19 @@ var errSetupNeedsTerminal = errors.New("--setup needs a terminal to type in: run
 // runACPSetup is `albert-acp --setup`: the setup screen of `albert-code --setup`
 // alone (provider, model, API key, saved where every face reads them), then exit.
 // Editors run it in a terminal to authenticate a user who has no key yet.
-func runACPSetup(ctx context.Context, f acpFlags, stdin io.Reader, stdout io.Writer) error {
+func runACPSetup(ctx context.Context, fac *cmdutil.Factory, f acpFlags) error {
+	stdin, stdout := fac.IO.In, fac.IO.Out
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if f, ok := stdin.(*os.File); !ok || !term.IsTerminal(int(f.Fd())) {
+	if !fac.IO.InIsTerminal() {
 		return errSetupNeedsTerminal
 	}
-	wd, err := os.Getwd()
+	wd, err := fac.WorkDir()
 	if err != nil {
-		return fmt.Errorf("working directory: %w", err)
+		return err
 	}
-	e, err := loadEnv(wd, config.Overrides{Agent: f.agent, Model: f.model}, f.trust)
+	e, err := fac.LoadEnv(wd, config.Overrides{Agent: f.agent, Model: f.model}, f.trust)
 	if err != nil {
 		return err
 	}

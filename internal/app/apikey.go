@@ -4,24 +4,17 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/etalab-ia/albert-code/internal/config"
+	"github.com/etalab-ia/albert-code/internal/app/cmdutil"
 	"github.com/etalab-ia/albert-code/internal/tui/firstrun"
 )
 
 // saveAPIKey is --api-key: the key of the active model's provider goes into
 // <home>/.env, where the setup screen writes it (mode 0600, other lines kept),
 // and into this process's environment for the run it starts.
-func saveAPIKey(f runFlags, key string) error {
-	wd, err := os.Getwd()
-	if err != nil {
-		return err
-	}
-	if f.workdir != "" {
-		if wd, err = filepath.Abs(f.workdir); err != nil {
-			return usageError("--workdir: %v", err)
-		}
-	}
-	e, err := loadEnv(wd, config.Overrides{Model: f.model, BaseURL: f.baseURL, Agent: f.agent}, f.trust)
+func saveAPIKey(fac *cmdutil.Factory, ws agentWorkspace, key string) error {
+	ov := ws.overrides
+	ov.EnabledTools, ov.DisabledTools = nil, nil
+	e, err := fac.LoadEnv(ws.dir, ov, ws.trust)
 	if err != nil {
 		return usageError("%v", err)
 	}

@@ -4,18 +4,21 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/etalab-ia/albert-code/internal/app/cmdutil"
 )
 
 // Exit codes, documented in docs/headless.md.
 const (
-	ExitOK        = 0
-	ExitError     = 1
-	ExitUsage     = 2
-	ExitLimit     = 3
-	ExitCancelled = 130 // 128 + SIGINT, as shells report it
+	ExitOK        = cmdutil.ExitOK
+	ExitError     = cmdutil.ExitError
+	ExitUsage     = cmdutil.ExitUsage
+	ExitLimit     = cmdutil.ExitLimit
+	ExitCancelled = cmdutil.ExitCancelled
 )
 
-// exitError carries an exit code through cobra.
+// exitError carries an exit code through cobra; serve's files still make it (they
+// move to cmdutil.Exit with serve's own package).
 type exitError struct {
 	code int
 	err  error
@@ -24,28 +27,40 @@ type exitError struct {
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
-func usageError(format string, args ...any) error {
-	return &exitError{code: ExitUsage, err: fmt.Errorf(format, args...)}
-}
+func usageError(format string, args ...any) error { return cmdutil.UsageError(format, args...) }
 
 // Main runs the program and returns its exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	exportDotenvProxies()
-	root := newRootCmd(stdin)
+	f := cmdutil.New(Version(), &cmdutil.IOStreams{In: stdin, Out: stdout, ErrOut: stderr})
+	root := newRootCmd(f)
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.Execute()
+	return reportExit(root.Execute(), stderr)
+}
+
+// reportExit reports err on stderr, unless the command already did, and maps it to
+// the process's exit code: a command's own code, else a usage error (cobra's).
+func reportExit(err error, stderr io.Writer) int {
 	if err == nil {
 		return ExitOK
 	}
+	code, msg := ExitUsage, err.Error()
+	var ce *cmdutil.Exit
 	var ee *exitError
-	if errors.As(err, &ee) {
-		if ee.err != nil && ee.err.Error() != "" {
-			fmt.Fprintln(stderr, "albert-code:", ee.err)
+	switch {
+	case errors.As(err, &ce):
+		code = ce.Code
+		msg = ce.Error()
+	case errors.As(err, &ee):
+		code, msg = ee.code, ""
+		if ee.err != nil {
+			msg = ee.err.Error()
 		}
-		return ee.code
 	}
-	fmt.Fprintln(stderr, "albert-code:", err)
-	return ExitUsage
+	if msg != "" {
+		fmt.Fprintln(stderr, "albert-code:", msg)
+	}
+	return code
 }

@@ -8,12 +8,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/etalab-ia/albert-code/internal/albert"
+	"github.com/etalab-ia/albert-code/internal/app/cmdutil"
 )
 
 // newQuotaCmd is `albert-code quota`: today's use of each quota provider's daily
 // limits per model, the account's limits per router, and the daily quotas recorded
 // as exhausted.
-func newQuotaCmd() *cobra.Command {
+func newQuotaCmd(fac *cmdutil.Factory) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "quota",
@@ -25,7 +26,7 @@ Albert tier, [rate_limits.models] overrides, or limits the server stated in a 42
 It exits with status 1 when no provider could be read.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			e, err := loadEnvHere(false)
+			e, err := fac.EnvHere()
 			if err != nil {
 				return err
 			}
@@ -62,5 +63,5 @@ func quotaExit(reports []albert.Report) error {
 			return nil
 		}
 	}
-	return &exitError{code: ExitError, err: errors.New("no quota provider could be read (see the errors above)")}
+	return cmdutil.Failed(errors.New("no quota provider could be read (see the errors above)"))
 }

@@ -10,10 +10,13 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/etalab-ia/albert-code/internal/agent"
 	"github.com/etalab-ia/albert-code/internal/agentenv"
+	configcmd "github.com/etalab-ia/albert-code/internal/app/cmd/config"
+	"github.com/etalab-ia/albert-code/internal/app/cmd/sessions"
+	trustcmd "github.com/etalab-ia/albert-code/internal/app/cmd/trust"
+	"github.com/etalab-ia/albert-code/internal/app/cmdutil"
 	"github.com/etalab-ia/albert-code/internal/config"
 	"github.com/etalab-ia/albert-code/internal/headless"
 	"github.com/etalab-ia/albert-code/internal/mention"
@@ -40,7 +43,7 @@ type runFlags struct {
 	apiKey        string
 }
 
-func newRootCmd(stdin io.Reader) *cobra.Command {
+func newRootCmd(fac *cmdutil.Factory) *cobra.Command {
 	var f runFlags
 	var originalPrompt *string
 	root := &cobra.Command{
@@ -58,9 +61,9 @@ repository, driving a model through the Albert API or any OpenAI-compatible serv
 		SilenceErrors: true,
 		// Words after the flags are the prompt, not subcommands.
 		Args:    cobra.ArbitraryArgs,
-		Version: Version(),
+		Version: fac.Version,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runAgent(cmd, f, applyOriginalFlags(cmd, &f, *originalPrompt, args), stdin)
+			return runAgent(cmd, fac, f, applyOriginalFlags(cmd, &f, *originalPrompt, args))
 		},
 	}
 	fl := root.Flags()
@@ -88,15 +91,15 @@ repository, driving a model through the Albert API or any OpenAI-compatible serv
 	root.SetVersionTemplate("albert-code {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
 
-	root.AddCommand(newVersionCmd(), newConfigCmd(), newSessionsCmd(), newTrustCmd(), newGraphCmd(), newServeCmd())
-	root.AddCommand(newACPCmd(stdin))
-	root.AddCommand(newQuotaCmd())
+	root.AddCommand(newVersionCmd(fac), configcmd.NewCmdConfig(fac), sessions.NewCmdSessions(fac), trustcmd.NewCmdTrust(fac, nil), newGraphCmd(), newServeCmd())
+	root.AddCommand(newACPCmd(fac))
+	root.AddCommand(newQuotaCmd(fac))
 	root.AddCommand(newCronCmd())
 	root.AddCommand(newMigrateCmd())
 	return root
 }
 
-func runAgent(cmd *cobra.Command, f runFlags, args []string, stdin io.Reader) error {
+func runAgent(cmd *cobra.Command, fac *cmdutil.Factory, f runFlags, args []string) error {
 	format, err := headless.ParseFormat(f.output)
 	if err != nil {
 		return usageError("%v", err)
@@ -107,38 +110,26 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, stdin io.Reader) er
 	if err := applySandboxFlag(f.sandbox); err != nil {
 		return err
 	}
+	ws, err := enterWorkspace(cmd, fac, f)
+	if err != nil {
+		return err
+	}
 	if cmd.Flags().Changed("api-key") {
-		if err := saveAPIKey(f, f.apiKey); err != nil {
+		if err := saveAPIKey(fac, ws, f.apiKey); err != nil {
 			return err
 		}
 	}
 	if !f.print {
-		return runTUI(cmd, f, strings.TrimSpace(strings.Join(args, " ")))
+		return runTUI(cmd, fac, ws, f, strings.TrimSpace(strings.Join(args, " ")))
 	}
 	if f.resume == pickSession {
 		return usageError("--resume needs a session ID with -p (albert-code sessions list shows them)")
 	}
-	text, err := readPrompt(args, stdin)
+	text, err := readPrompt(args, fac.IO)
 	if err != nil {
 		return err
 	}
-	if f.workdir != "" {
-		if err := os.Chdir(f.workdir); err != nil {
-			return usageError("--workdir: %v", err)
-		}
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return fmt.Errorf("working directory: %w", err)
-	}
-	ov := config.Overrides{Model: f.model, BaseURL: f.baseURL, Agent: f.agent}
-	if cmd.Flags().Changed("enabled-tools") {
-		ov.EnabledTools = f.enabledTools
-	}
-	if cmd.Flags().Changed("disabled-tools") {
-		ov.DisabledTools = f.disabledTools
-	}
-	e, err := loadEnv(wd, ov, f.trust)
+	e, err := ws.load(fac)
 	if err != nil {
 		return usageError("%v", err)
 	}
@@ -154,14 +145,14 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, stdin io.Reader) er
 			errors.Is(err, session.ErrNoSession) || errors.Is(err, session.ErrAmbiguous) {
 			return usageError("%v", err)
 		}
-		return &exitError{code: ExitError, err: err}
+		return cmdutil.Failed(err)
 	}
 	defer run.Close()
 	for _, w := range run.Warnings {
-		fmt.Fprintln(cmd.ErrOrStderr(), "albert-code: warning:", w)
+		fmt.Fprintln(fac.IO.ErrOut, "albert-code: warning:", w)
 	}
 	for _, w := range e.QuotaWarnings(cmd.Context()) {
-		fmt.Fprintln(cmd.ErrOrStderr(), "albert-code:", w)
+		fmt.Fprintln(fac.IO.ErrOut, "albert-code:", w)
 	}
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -169,12 +160,42 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, stdin io.Reader) er
 	// Files named with @path go in with the prompt, as in the UI.
 	res, err := headless.Run(ctx, run.Agent, mention.Expand(text, e.WorkDir), headless.Options{
 		Format: format, SessionID: run.SessionID, Model: run.Model, ModelName: e.ModelName,
-		Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(),
+		Stdout: fac.IO.Out, Stderr: fac.IO.ErrOut,
 	})
 	if err != nil {
-		return &exitError{code: ExitError, err: err}
+		return cmdutil.Failed(err)
 	}
 	return exitFor(res)
+}
+
+// agentWorkspace is where the agent runs and how its configuration loads there,
+// the same for the UI and -p.
+type agentWorkspace struct {
+	dir       string
+	overrides config.Overrides
+	// trust is --trust: the folder is trusted for this run only.
+	trust bool
+}
+
+// enterWorkspace moves into --workdir (the one os.Chdir of the UI and -p) and
+// reads the flags that shape the configuration.
+func enterWorkspace(cmd *cobra.Command, fac *cmdutil.Factory, f runFlags) (agentWorkspace, error) {
+	wd, err := fac.EnterWorkDir(f.workdir)
+	if err != nil {
+		return agentWorkspace{}, err
+	}
+	ov := config.Overrides{Model: f.model, BaseURL: f.baseURL, Agent: f.agent}
+	if cmd.Flags().Changed("enabled-tools") {
+		ov.EnabledTools = f.enabledTools
+	}
+	if cmd.Flags().Changed("disabled-tools") {
+		ov.DisabledTools = f.disabledTools
+	}
+	return agentWorkspace{dir: wd, overrides: ov, trust: f.trust}, nil
+}
+
+func (w agentWorkspace) load(fac *cmdutil.Factory) (*agentenv.Env, error) {
+	return fac.LoadEnv(w.dir, w.overrides, w.trust)
 }
 
 // exitFor maps how a run ended to the documented exit codes. The error itself was
@@ -184,24 +205,24 @@ func exitFor(res agent.Result) error {
 	case agent.StopEndTurn:
 		return nil
 	case agent.StopMaxTurns, agent.StopMaxPrice:
-		return &exitError{code: ExitLimit}
+		return &cmdutil.Exit{Code: ExitLimit}
 	case agent.StopCancelled:
-		return &exitError{code: ExitCancelled}
+		return &cmdutil.Exit{Code: ExitCancelled}
 	}
-	return &exitError{code: ExitError}
+	return &cmdutil.Exit{Code: ExitError}
 }
 
 // readPrompt takes the prompt from the arguments, or from stdin when none is given and
 // stdin is not a terminal. No TTY is needed: CI pipes the prompt in.
-func readPrompt(args []string, stdin io.Reader) (string, error) {
+func readPrompt(args []string, streams *cmdutil.IOStreams) (string, error) {
 	text := strings.TrimSpace(strings.Join(args, " "))
 	if text != "" {
 		return text, nil
 	}
-	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if streams.InIsTerminal() {
 		return "", usageError("no prompt: give one as an argument (albert-code -p \"...\") or on stdin")
 	}
-	data, err := io.ReadAll(stdin)
+	data, err := io.ReadAll(streams.In)
 	if err != nil {
 		return "", fmt.Errorf("read prompt from stdin: %w", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/etalab-ia/albert-code/internal/agentenv"
+	"github.com/etalab-ia/albert-code/internal/app/cmdutil"
 	"github.com/etalab-ia/albert-code/internal/chat"
 	"github.com/etalab-ia/albert-code/internal/config"
 	"github.com/etalab-ia/albert-code/internal/trust"
@@ -25,32 +26,17 @@ import (
 const pickSession = "\x00pick"
 
 // runTUI opens the interactive terminal UI in the working directory.
-func runTUI(cmd *cobra.Command, f runFlags, prompt string) error {
-	if f.workdir != "" {
-		if err := os.Chdir(f.workdir); err != nil {
-			return usageError("--workdir: %v", err)
-		}
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return fmt.Errorf("working directory: %w", err)
-	}
-	home, err := config.HomeDir(os.LookupEnv)
+func runTUI(cmd *cobra.Command, fac *cmdutil.Factory, ws agentWorkspace, f runFlags, prompt string) error {
+	wd := ws.dir
+	home, err := fac.HomeDir()
 	if err != nil {
 		return usageError("%v", err)
 	}
 	closeLog := openLogFile(home)
 	defer closeLog()
-	ov := config.Overrides{Model: f.model, BaseURL: f.baseURL, Agent: f.agent}
-	if cmd.Flags().Changed("enabled-tools") {
-		ov.EnabledTools = f.enabledTools
-	}
-	if cmd.Flags().Changed("disabled-tools") {
-		ov.DisabledTools = f.disabledTools
-	}
 	hist, err := input.LoadHistory(home)
 	if err != nil {
-		fmt.Fprintln(cmd.ErrOrStderr(), "albert-code: warning:", err)
+		fmt.Fprintln(fac.IO.ErrOut, "albert-code: warning:", err)
 	}
 	var quotaOnce sync.Once
 	o := tui.Options{
@@ -62,7 +48,7 @@ func runTUI(cmd *cobra.Command, f runFlags, prompt string) error {
 		Resume:        f.resume,
 		ShowSetup:     f.setup,
 		Open: func(r tui.OpenRequest) (*tui.Conversation, error) {
-			e, err := loadEnv(wd, ov, f.trust)
+			e, err := ws.load(fac)
 			if err != nil {
 				return nil, err
 			}
@@ -78,7 +64,7 @@ func runTUI(cmd *cobra.Command, f runFlags, prompt string) error {
 			return c, nil
 		},
 		ConfigText: func() (string, error) {
-			e, err := loadEnv(wd, ov, f.trust)
+			e, err := ws.load(fac)
 			if err != nil {
 				return "", err
 			}
@@ -91,13 +77,13 @@ func runTUI(cmd *cobra.Command, f runFlags, prompt string) error {
 	if f.resume == pickSession {
 		o.Resume, o.PickSession = "", true
 	}
-	e, err := loadEnv(wd, ov, f.trust)
+	e, err := ws.load(fac)
 	if err != nil {
 		return usageError("%v", err)
 	}
 	o.Setup = setupFor(e)
 	o.Sandbox = e.Sandbox()
-	o.Notify, o.UpdateNotice = deskFor(cmd.ErrOrStderr(), e.Config)
+	o.Notify, o.UpdateNotice = deskFor(fac, e.Config)
 	e.Close()
 	if !f.trust {
 		o.Trust = trustQuestion(home, wd)
@@ -117,11 +103,11 @@ func runTUI(cmd *cobra.Command, f runFlags, prompt string) error {
 	if c := m.Conversation(); c != nil {
 		c.Close()
 		if id := c.ID(); id != "" && c.Title() != "" {
-			fmt.Fprintf(cmd.OutOrStdout(), "Resume this session with: albert-code --resume %s\n", id)
+			fmt.Fprintf(fac.IO.Out, "Resume this session with: albert-code --resume %s\n", id)
 		}
 	}
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
-		return &exitError{code: ExitError, err: err}
+		return cmdutil.Failed(err)
 	}
 	return nil
 }

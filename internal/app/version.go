@@ -5,6 +5,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/etalab-ia/albert-code/internal/app/cmdutil"
 )
 
 // version is set at link time (-ldflags "-X .../internal/app.version=v1.2.3"); a plain
@@ -22,13 +24,13 @@ func Version() string {
 	return "dev"
 }
 
-func newVersionCmd() *cobra.Command {
+func newVersionCmd(fac *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the version",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := fmt.Fprintf(cmd.OutOrStdout(), "albert-code %s\n", Version())
+			_, err := fmt.Fprintf(cmd.OutOrStdout(), "albert-code %s\n", fac.Version)
 			return err
 		},
 	}
