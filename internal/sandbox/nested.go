@@ -16,17 +16,41 @@ import (
 // they start in.
 var controlNames = []string{".git", ".albert-code.toml", ".albert-code", ".vibe.toml", ".vibe", ".mcp.json"}
 
+// watchDirs starts a dirWatcher; a test replaces it to take the walking path.
+var watchDirs = newDirWatcher
+
+func isControlName(name string) bool { return slices.Contains(controlNames, name) }
+
 // maxScanEntries bounds the walk of the workspace for nested control entries. A
 // judgement: ten times a large repository (this one, 48,000 entries, walks in
 // 60 ms); past it the walk stops and what it did not reach is not checked.
 const maxScanEntries = 500_000
 
-// nestedControl is what the last walk of the workspace found: the control entries
-// below its top level, and the folders that hold them.
+// nestedControl knows the control entries below the workspace's top level, and
+// finds those a command made: from inotify's events where it can watch the
+// workspace, else by walking it after each command.
 type nestedControl struct {
 	mu      sync.Mutex
 	scanned bool
 	entries map[string]bool
+	watcher *dirWatcher
+}
+
+// scan learns the control entries below ws and starts watching it.
+func (nc *nestedControl) scan(ws string) {
+	nc.watcher.close()
+	w, found, err := watchDirs(ws)
+	if err != nil {
+		w, found = nil, scanControl(ws)
+	}
+	nc.watcher, nc.entries, nc.scanned = w, found, true
+}
+
+func (nc *nestedControl) close() {
+	nc.mu.Lock()
+	defer nc.mu.Unlock()
+	nc.watcher.close()
+	nc.watcher, nc.scanned = nil, false
 }
 
 // scanControl returns the control entries below root, not root's own (the
@@ -44,7 +68,7 @@ func scanControl(root string) map[string]bool {
 		if p == root {
 			return nil
 		}
-		if slices.Contains(controlNames, d.Name()) && filepath.Dir(p) != root {
+		if isControlName(d.Name()) && filepath.Dir(p) != root {
 			found[p] = true
 		}
 		if d.IsDir() && d.Name() == ".git" {
@@ -62,7 +86,7 @@ func (nc *nestedControl) roots(ws string) []string {
 	nc.mu.Lock()
 	defer nc.mu.Unlock()
 	if !nc.scanned {
-		nc.entries, nc.scanned = scanControl(ws), true
+		nc.scan(ws)
 	}
 	var out []string
 	for p := range nc.entries {
@@ -72,25 +96,37 @@ func (nc *nestedControl) roots(ws string) []string {
 	return slices.Compact(out)
 }
 
-// removeCreated walks the workspace after a command that began at start, removes
-// the control entries below its top level that the walk before did not know and
-// whose inode changed since start (the command made them; one a person made
-// between two commands is kept), and returns their paths.
+// removeCreated finds, after a command that began at start, the control entries
+// below the workspace's top level that were not known before and whose inode
+// changed since start (the command made them; one a person made between two
+// commands is kept), removes them and returns their paths.
 func (nc *nestedControl) removeCreated(ws string, start time.Time) []string {
 	nc.mu.Lock()
 	defer nc.mu.Unlock()
+	if !nc.scanned {
+		nc.scan(ws)
+	}
+	known := nc.entries
+	var found map[string]bool
+	ok := false
+	if nc.watcher != nil {
+		found, ok = nc.watcher.changes(ws)
+	}
+	if !ok {
+		nc.scan(ws) // the events cannot say it all: walk, and watch afresh
+		found = nc.entries
+	}
 	var removed []string
-	found := scanControl(ws)
 	for p := range found {
-		if nc.entries[p] || !changedSince(p, start) {
+		if known[p] || !changedSince(p, start) {
+			nc.entries[p] = true
 			continue
 		}
 		if os.RemoveAll(p) == nil {
 			removed = append(removed, p)
-			delete(found, p)
+			delete(nc.entries, p)
 		}
 	}
-	nc.entries, nc.scanned = found, true
 	slices.Sort(removed)
 	return removed
 }

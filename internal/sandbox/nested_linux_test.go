@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,6 +33,35 @@ func runSandboxed(t *testing.T, s *Sandbox, ws, script string) (string, []string
 // command may not create them, nor change those that were there before it.
 func TestNestedControlFiles(t *testing.T) {
 	needLandlock(t)
+	testNestedControlFiles(t)
+}
+
+// TestNestedControlFilesWithoutInotify: where inotify is out of watches, the check
+// walks the workspace after each command, with the same outcome.
+func TestNestedControlFilesWithoutInotify(t *testing.T) {
+	needLandlock(t)
+	watchDirs = func(string) (*dirWatcher, map[string]bool, error) { return nil, nil, errors.New("no watches left") }
+	defer func() { watchDirs = newDirWatcher }()
+	testNestedControlFiles(t)
+}
+
+// TestNestedControlAfterFolderMoves: a folder renamed in the workspace leaves
+// inotify's paths stale, so the check walks; what the command made in it goes.
+func TestNestedControlAfterFolderMoves(t *testing.T) {
+	needLandlock(t)
+	ws := t.TempDir()
+	os.MkdirAll(filepath.Join(ws, "a/b"), 0o755)
+	s := New(Config{Mode: WorkspaceWrite, WorkDir: ws})
+	defer s.Close()
+	if out, removed := runSandboxed(t, s, ws, "mv a z && mkdir z/b/.git && echo ok"); len(removed) != 1 || removed[0] != filepath.Join(ws, "z/b/.git") {
+		t.Fatalf("removed %v after a move, want z/b/.git (output %s)", removed, out)
+	}
+	if out, removed := runSandboxed(t, s, ws, "mkdir -p z/b/c/d/e && echo '{}' > z/b/c/d/e/.mcp.json"); len(removed) != 1 {
+		t.Fatalf("removed %v in the moved folder's new subtree (output %s)", removed, out)
+	}
+}
+
+func testNestedControlFiles(t *testing.T) {
 	ws := t.TempDir()
 	os.MkdirAll(filepath.Join(ws, "vendor/old/.git/hooks"), 0o755)
 	os.WriteFile(filepath.Join(ws, "vendor/old/.git/config"), []byte("[core]\n"), 0o644)

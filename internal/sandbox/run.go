@@ -132,6 +132,7 @@ func (s *Sandbox) Close() error {
 	if s == nil {
 		return nil
 	}
+	s.nested.close()
 	s.tmpMu.Lock()
 	defer s.tmpMu.Unlock()
 	if s.tmpDir == "" {

@@ -25,14 +25,19 @@ import (
 func main() {
 	n := flag.Int("n", 200, "calls per mode")
 	command := flag.String("command", "true", "the shell command each call runs")
+	workspace := flag.String("workspace", "", "run in this folder (a copy of a large repository: the after-command check walks it) instead of an empty one")
 	flag.Parse()
-	ws, err := os.MkdirTemp("", "sandboxbench-")
-	if err != nil {
-		fail(err)
+	ws := *workspace
+	if ws == "" {
+		tmp, err := os.MkdirTemp("", "sandboxbench-")
+		if err != nil {
+			fail(err)
+		}
+		defer os.RemoveAll(tmp)
+		os.MkdirAll(filepath.Join(tmp, ".git", "hooks"), 0o755)
+		os.WriteFile(filepath.Join(tmp, ".git", "config"), []byte("[core]\n"), 0o644)
+		ws = tmp
 	}
-	defer os.RemoveAll(ws)
-	os.MkdirAll(filepath.Join(ws, ".git", "hooks"), 0o755)
-	os.WriteFile(filepath.Join(ws, ".git", "config"), []byte("[core]\n"), 0o644)
 
 	on := sandbox.New(sandbox.Config{Mode: sandbox.WorkspaceWrite, WorkDir: ws, Secrets: sensitive.DefaultSecrets()})
 	off := sandbox.New(sandbox.Config{Mode: sandbox.Off, WorkDir: ws})
