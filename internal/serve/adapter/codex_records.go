@@ -96,7 +96,7 @@ func (p *codexReader) line(line []byte) []Event {
 		p.completed = true
 		u := usageFrom(r.Usage)
 		if !p.ephemeral {
-			u = u.minus(codexUsageBefore(p.home, p.res.SessionID))
+			u = usageMinus(u, codexUsageBefore(p.home, p.res.SessionID))
 		}
 		p.res.Usage.Add(u)
 		evs := p.final()

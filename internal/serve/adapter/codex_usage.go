@@ -53,8 +53,8 @@ func codexUsageBefore(home, thread string) Usage {
 	return before
 }
 
-// minus is u less what was counted before; a counter never goes below zero.
-func (u Usage) minus(before Usage) Usage {
+// usageMinus is u less what was counted before; a counter never goes below zero.
+func usageMinus(u, before Usage) Usage {
 	sub := func(a, b int64) int64 { return max(a-b, 0) }
 	u.InputTokens = sub(u.InputTokens, before.InputTokens)
 	u.OutputTokens = sub(u.OutputTokens, before.OutputTokens)

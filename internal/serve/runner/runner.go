@@ -6,7 +6,6 @@ package runner
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/sandbox"
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/supervisor"
 	"github.com/etalab-ia/albert-code/internal/serve/workspace"
 )
@@ -31,8 +31,8 @@ const (
 // reason is. The whole capture is in the Result.
 const stderrInEvent = 500
 
-// ErrInvalidRequest wraps an adapter's refusal of a request: the client's fault.
-var ErrInvalidRequest = errors.New("invalid request")
+// ErrInvalidRequest is backend.ErrInvalidRequest, for the importers not yet re-pointed.
+var ErrInvalidRequest = backend.ErrInvalidRequest
 
 // Options configure a Runner.
 type Options struct {
