@@ -40,6 +40,11 @@ func bwrapArgs(p Policy, dir string) []string {
 			}
 		}
 	}
+	if p.Mode == WorkspaceWrite {
+		for _, sock := range sessionSockets(netUnix, writableRoots(p)) {
+			args = append(args, "--ro-bind", "/dev/null", sock)
+		}
+	}
 	for _, h := range hiddenPaths(p.Secrets) {
 		fi, err := os.Lstat(h)
 		switch {

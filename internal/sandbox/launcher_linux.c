@@ -269,7 +269,7 @@ static int unshare_private(int flags) {
 }
 
 // apply_mounts keeps the control files ('O' records) read-only in a private mount
-// namespace: a bind mount of each onto itself, remounted read-only. A bind mount also
+// namespace, and the user's session sockets ('S') out of reach,: a bind mount of each onto itself, remounted read-only. A bind mount also
 // makes the path a mount point, which cannot be renamed or removed. It needs a user
 // namespace when not root; where neither works it returns -1 and Landlock and the
 // after-command check remain.
@@ -279,6 +279,12 @@ static int apply_mounts(const struct spec *s, int isolated) {
 	for (size_t i = 0; i < s->len;) {
 		char op = s->buf[i];
 		const char *arg = s->buf + i + 1;
+		if (op == 'S') {
+			// A session's socket (ssh-agent, systemd --user, tmux...): /dev/null over
+			// it, so connect() finds no socket there.
+			struct stat st;
+			if (lstat(arg, &st) == 0 && S_ISSOCK(st.st_mode) && mount("/dev/null", arg, NULL, MS_BIND, NULL) < 0) die(arg);
+		}
 		if (op == 'O' || op == 'B') {
 			struct stat st;
 			if (lstat(arg, &st) == 0 && !S_ISLNK(st.st_mode)) {

@@ -21,6 +21,10 @@ func TestMain(m *testing.M) {
 		agentHelper()
 		return
 	}
+	if p := os.Getenv("SANDBOX_TEST_DIAL"); p != "" {
+		dialHelper(p)
+		return
+	}
 	os.Exit(m.Run())
 }
 

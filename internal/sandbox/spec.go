@@ -30,6 +30,7 @@ const (
 	opReadOnly  = 'O' // bind the path read-only (mount namespace)
 	opPinned    = 'B' // bind the path onto itself so it cannot be renamed away
 	opPIDNS     = 'I' // a PID namespace with its own /proc, where one can be made
+	opNoSocket  = 'S' // bind /dev/null over a Unix socket (mount namespace)
 )
 
 // devices are the device files a command may write whatever its mode.
@@ -72,8 +73,20 @@ func records(p Policy) []record {
 			}
 		}
 		rs = append(rs, controlRecords(realPath(p.WorkDir), p.ControlRoots)...)
+		for _, sock := range sessionSockets(netUnix, writableRoots(p)) {
+			rs = append(rs, record{opNoSocket, sock})
+		}
 	}
 	return rs
+}
+
+// writableRoots are the folders a workspace-write command may write, links resolved.
+func writableRoots(p Policy) []string {
+	out := []string{realPath(p.TempDir), realPath(p.WorkDir)}
+	for _, w := range p.Writable {
+		out = append(out, realPath(w))
+	}
+	return out
 }
 
 // controlRecords keep the existing control files of the workspace and of the
