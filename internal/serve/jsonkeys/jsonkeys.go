@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // DuplicateError names a key given twice and the object that holds it.
@@ -30,9 +31,12 @@ func (e *DuplicateError) Error() string {
 	return fmt.Sprintf("key %q is given twice in %s: send each key once", e.Key, where)
 }
 
-// frame is one open object or array of the walk.
+// frame is one open object or array of the walk. Its path is built only for an
+// error: built for every frame, a document nested d deep cost d² bytes and time
+// (a 20 KB body 9,999 deep, which encoding/json accepts, held 150 MB for 0.3 s).
 type frame struct {
-	path   string
+	parent *frame
+	step   string // the key or "[i]" that leads from parent to this frame
 	object bool
 	keys   map[string]bool
 	index  int    // next element's index, in an array
@@ -72,7 +76,7 @@ func Find(data []byte) error {
 				return errors.New("jsonkeys: an object key is not a string")
 			}
 			if top.keys[key] {
-				return &DuplicateError{Key: key, Path: top.path}
+				return &DuplicateError{Key: key, Path: top.path()}
 			}
 			top.keys[key] = true
 			top.key, top.expect = key, false
@@ -83,30 +87,40 @@ func Find(data []byte) error {
 			continue
 		}
 		// tok starts a value: of the object's last key, of the array, or the top level.
-		childPath := ""
+		step := ""
 		if top != nil {
 			if top.object {
-				childPath = join(top.path, top.key)
+				step = top.key
 				top.expect = true
 			} else {
-				childPath = top.path + "[" + strconv.Itoa(top.index) + "]"
+				step = "[" + strconv.Itoa(top.index) + "]"
 				top.index++
 			}
 		}
 		if d, ok := tok.(json.Delim); ok {
 			switch d {
 			case '{':
-				stack = append(stack, &frame{path: childPath, object: true, keys: map[string]bool{}, expect: true})
+				stack = append(stack, &frame{parent: top, step: step, object: true, keys: map[string]bool{}, expect: true})
 			case '[':
-				stack = append(stack, &frame{path: childPath})
+				stack = append(stack, &frame{parent: top, step: step})
 			}
 		}
 	}
 }
 
-func join(path, key string) string {
-	if path == "" {
-		return key
+// path is where f is: "" for the top level, else such as "messages[2]" or
+// "env.inner".
+func (f *frame) path() string {
+	var steps []string
+	for ; f != nil && f.parent != nil; f = f.parent {
+		steps = append(steps, f.step)
 	}
-	return path + "." + key
+	var b strings.Builder
+	for i := len(steps) - 1; i >= 0; i-- {
+		if b.Len() > 0 && !strings.HasPrefix(steps[i], "[") {
+			b.WriteByte('.')
+		}
+		b.WriteString(steps[i])
+	}
+	return b.String()
 }

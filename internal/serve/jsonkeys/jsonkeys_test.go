@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -124,4 +126,22 @@ func FuzzFind(f *testing.F) {
 			t.Fatalf("%q: Find says duplicate %v (%v), the reference %v", data, got, err, want)
 		}
 	})
+}
+
+// TestDeepNestingCostsLinearMemory: encoding/json accepts 9,999 levels, and a
+// path built for every level cost their square (150 MB for this 20 KB body).
+func TestDeepNestingCostsLinearMemory(t *testing.T) {
+	const depth = 9999
+	doc := []byte(`{"prompt":` + strings.Repeat("[", depth-1) + `{"a":1,"a":2}` + strings.Repeat("]", depth-1) + `}`)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err := Find(doc)
+	runtime.ReadMemStats(&after)
+	var de *DuplicateError
+	if !errors.As(err, &de) || !strings.HasPrefix(de.Path, "prompt[0][0]") {
+		t.Fatalf("Find = %v, want the duplicate a deep in prompt", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 20<<20 {
+		t.Errorf("Find allocated %d MiB for a %d-byte body", alloc>>20, len(doc))
+	}
 }
