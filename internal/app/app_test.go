@@ -33,3 +33,18 @@ func TestVersionFlag(t *testing.T) {
 		t.Fatalf("--version: code %d, out %q", code, out)
 	}
 }
+
+// Each command family, built in its own package, is reachable from the root.
+func TestCommandFamiliesAreWired(t *testing.T) {
+	for family, want := range map[string]string{
+		"sessions": "List, show and delete saved sessions",
+		"config":   "Inspect and change the configuration",
+		"trust":    "--remove",
+		"cron":     "albert-code cron list jobs.yml",
+	} {
+		code, out, errOut := runMain(t, family, "--help")
+		if code != ExitOK || !strings.Contains(out, want) {
+			t.Errorf("%s --help: code %d, stdout %q, stderr %q", family, code, out, errOut)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/etalab-ia/albert-code/internal/agent"
 	"github.com/etalab-ia/albert-code/internal/agentenv"
 	configcmd "github.com/etalab-ia/albert-code/internal/app/cmd/config"
+	croncmd "github.com/etalab-ia/albert-code/internal/app/cmd/cron"
 	"github.com/etalab-ia/albert-code/internal/app/cmd/sessions"
 	trustcmd "github.com/etalab-ia/albert-code/internal/app/cmd/trust"
 	"github.com/etalab-ia/albert-code/internal/app/cmdutil"
@@ -94,7 +95,7 @@ repository, driving a model through the Albert API or any OpenAI-compatible serv
 	root.AddCommand(newVersionCmd(fac), configcmd.NewCmdConfig(fac), sessions.NewCmdSessions(fac), trustcmd.NewCmdTrust(fac, nil), newGraphCmd(), newServeCmd())
 	root.AddCommand(newACPCmd(fac))
 	root.AddCommand(newQuotaCmd(fac))
-	root.AddCommand(newCronCmd())
+	root.AddCommand(croncmd.NewCmdCron(fac))
 	root.AddCommand(newMigrateCmd())
 	return root
 }
