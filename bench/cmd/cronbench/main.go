@@ -21,7 +21,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/cron"
 	"github.com/etalab-ia/albert-code/internal/serve/workspace"
 )
@@ -85,8 +85,8 @@ func run() error {
 	history := filepath.Join(dir, "cron")
 	sched, err := cron.New(cron.Options{
 		Jobs: file.Jobs, Root: root, Locks: workspace.NewLocks(-1), HistoryDir: history, Clock: clock,
-		Agent: cron.AgentFunc(func(ctx context.Context, req adapter.Request) (adapter.Result, error) {
-			return adapter.Result{Text: "checked: " + req.Prompt, Stopped: "exited"}, nil
+		Agent: cron.AgentFunc(func(ctx context.Context, req backend.Request) (backend.Result, error) {
+			return backend.Result{Text: "checked: " + req.Prompt, Stopped: "exited"}, nil
 		}),
 		Report: func(s cron.Summary) {
 			mu.Lock()

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/cron"
 	"github.com/etalab-ia/albert-code/internal/serve/pgstore"
 	"github.com/etalab-ia/albert-code/internal/serve/workspace"
@@ -57,8 +57,8 @@ func cronDay(ctx context.Context, url, dir string) error {
 		clock := cron.NewManualClock(day)
 		sched, err := cron.New(cron.Options{Jobs: file.Jobs, Root: root, Locks: workspace.NewLocks(-1), Clock: clock,
 			HistoryDir: filepath.Join(dir, fmt.Sprint("hist", i)), Claims: st,
-			Agent: cron.AgentFunc(func(context.Context, adapter.Request) (adapter.Result, error) {
-				return adapter.Result{Text: "ok", Stopped: "exited"}, nil
+			Agent: cron.AgentFunc(func(context.Context, backend.Request) (backend.Result, error) {
+				return backend.Result{Text: "ok", Stopped: "exited"}, nil
 			}),
 			Report: func(s cron.Summary) {
 				mu.Lock()

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 // TestRealClaudeProviderErrorKinds: whatever the provider's refusal, Claude Code
@@ -18,13 +18,13 @@ func TestRealClaudeProviderErrorKinds(t *testing.T) {
 		name   string
 		turn   fakemodel.Turn
 		reason string
-		kind   adapter.ErrorKind
+		kind   backend.ErrorKind
 	}{
 		{"429", fakemodel.AnthropicError(429, "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit"),
-			"rate limit", adapter.ErrorRateLimit},
-		{"401", fakemodel.AnthropicError(401, "authentication_error", "invalid x-api-key"), "Invalid API key", adapter.ErrorAuth},
+			"rate limit", backend.ErrorRateLimit},
+		{"401", fakemodel.AnthropicError(401, "authentication_error", "invalid x-api-key"), "Invalid API key", backend.ErrorAuth},
 		{"413", fakemodel.AnthropicError(413, "request_too_large", "Request exceeds the maximum allowed number of bytes"),
-			"Request too large", adapter.ErrorProvider},
+			"Request too large", backend.ErrorProvider},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

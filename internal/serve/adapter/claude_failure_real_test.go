@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 // TestRealClaudeMaxTurnsIsTheAgentsFailure: Claude Code stopped by its own
@@ -24,13 +24,13 @@ func TestRealClaudeMaxTurnsIsTheAgentsFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "claude stopped: error_max_turns: Reached maximum number of turns (1)"
-	if res.AgentError != want || res.ErrorKind != adapter.ErrorAgent || res.ProviderError != "" || res.ExitCode != 1 {
+	if res.AgentError != want || res.ErrorKind != backend.ErrorAgent || res.ProviderError != "" || res.ExitCode != 1 {
 		t.Fatalf("agent error %q kind %q, provider error %q, exit %d; want %q\nstdout: %.3000s",
 			res.AgentError, res.ErrorKind, res.ProviderError, res.ExitCode, want, res.Stdout)
 	}
 	var sawError bool
 	for _, e := range evs {
-		sawError = sawError || (e.Kind == adapter.EventError && e.Text == want && e.ErrorKind == adapter.ErrorAgent)
+		sawError = sawError || (e.Kind == backend.EventError && e.Text == want && e.ErrorKind == backend.ErrorAgent)
 	}
 	if !sawError {
 		t.Errorf("no error event of kind agent in %v", kinds(evs))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
 	"github.com/etalab-ia/albert-code/internal/serve/structured"
 )
@@ -57,13 +58,13 @@ func newRealClaude(t *testing.T, turns ...fakemodel.Turn) *realClaude {
 	return rc
 }
 
-func (rc *realClaude) request(prompt string) adapter.Request {
-	return adapter.Request{Prompt: prompt, Workspace: rc.work, Timeout: claudeRunTimeout}
+func (rc *realClaude) request(prompt string) backend.Request {
+	return backend.Request{Prompt: prompt, Workspace: rc.work, Timeout: claudeRunTimeout}
 }
 
 // run runs req and fails the test unless Claude Code exited 0 and every line it
 // printed was read (a record type the adapter does not know is reported).
-func (rc *realClaude) run(req adapter.Request) (adapter.Result, []adapter.Event) {
+func (rc *realClaude) run(req backend.Request) (backend.Result, []backend.Event) {
 	rc.t.Helper()
 	res, evs, err := rc.runAny(rc.t.Context(), req)
 	if err != nil || res.ExitCode != 0 || res.OutputError != "" {
@@ -72,11 +73,11 @@ func (rc *realClaude) run(req adapter.Request) (adapter.Result, []adapter.Event)
 	return res, evs
 }
 
-func (rc *realClaude) runAny(ctx context.Context, req adapter.Request) (adapter.Result, []adapter.Event, error) {
+func (rc *realClaude) runAny(ctx context.Context, req backend.Request) (backend.Result, []backend.Event, error) {
 	ctx, cancel := context.WithTimeout(ctx, claudeRunTimeout+10*time.Second)
 	defer cancel()
-	var evs []adapter.Event
-	res, err := runner.New(rc.opts).Run(ctx, rc.claude, req, func(e adapter.Event) { evs = append(evs, e) })
+	var evs []backend.Event
+	res, err := runner.New(rc.opts).Run(ctx, rc.claude, req, func(e backend.Event) { evs = append(evs, e) })
 	return res, evs, err
 }
 
@@ -111,8 +112,8 @@ func mustJSON(v any) string {
 	return string(b)
 }
 
-func kinds(evs []adapter.Event) []adapter.EventKind {
-	var out []adapter.EventKind
+func kinds(evs []backend.Event) []backend.EventKind {
+	var out []backend.EventKind
 	for _, e := range evs {
 		out = append(out, e.Kind)
 	}
@@ -135,10 +136,10 @@ func TestRealClaudeAnswersAfterATool(t *testing.T) {
 	if res.Text != "DONE after tool" {
 		t.Errorf("text %q, want the final answer alone", res.Text)
 	}
-	if got := joinDeltas(evs); got != res.Text || len(slices.DeleteFunc(kinds(evs), func(k adapter.EventKind) bool { return k != adapter.EventDelta })) != 3 {
+	if got := joinDeltas(evs); got != res.Text || len(slices.DeleteFunc(kinds(evs), func(k backend.EventKind) bool { return k != backend.EventDelta })) != 3 {
 		t.Errorf("streamed %q in events %v, want the answer's three pieces", got, kinds(evs))
 	}
-	if res.SessionID == "" || evs[0].Kind != adapter.EventSession || evs[0].SessionID != res.SessionID {
+	if res.SessionID == "" || evs[0].Kind != backend.EventSession || evs[0].SessionID != res.SessionID {
 		t.Errorf("session %q, first event %+v", res.SessionID, evs[0])
 	}
 	if u := res.Usage; u.InputTokens != 300 || u.OutputTokens != 15 || u.Cost <= 0 || u.Currency != "USD" {
@@ -147,7 +148,7 @@ func TestRealClaudeAnswersAfterATool(t *testing.T) {
 	if data, err := os.ReadFile(filepath.Join(rc.work, "out.txt")); err != nil || string(data) != "hi\n" {
 		t.Errorf("the Bash call did not run in the workspace: %q, %v", data, err)
 	}
-	i := slices.IndexFunc(evs, func(e adapter.Event) bool { return e.Kind == adapter.EventToolCall })
+	i := slices.IndexFunc(evs, func(e backend.Event) bool { return e.Kind == backend.EventToolCall })
 	if i < 0 || evs[i].Tool.Name != "Bash" || !strings.Contains(string(evs[i].Tool.Arguments), "out.txt") {
 		t.Errorf("no Bash tool call event in %v", kinds(evs))
 	}
@@ -244,11 +245,11 @@ func TestRealClaudeProviderError(t *testing.T) {
 	if res.ExitCode != 1 {
 		t.Errorf("exit %d: Claude Code 2.1.328 exits 1 on a provider error", res.ExitCode)
 	}
-	if !strings.Contains(res.ProviderError, "Output blocked by content filtering policy") || res.ErrorKind != adapter.ErrorProvider || res.Text != "" {
+	if !strings.Contains(res.ProviderError, "Output blocked by content filtering policy") || res.ErrorKind != backend.ErrorProvider || res.Text != "" {
 		t.Errorf("provider error %q kind %q text %q", res.ProviderError, res.ErrorKind, res.Text)
 	}
-	i := slices.IndexFunc(evs, func(e adapter.Event) bool {
-		return e.Kind == adapter.EventError && e.ErrorKind == adapter.ErrorProvider
+	i := slices.IndexFunc(evs, func(e backend.Event) bool {
+		return e.Kind == backend.EventError && e.ErrorKind == backend.ErrorProvider
 	})
 	if i < 0 {
 		t.Errorf("no provider error event in %+v", evs)
@@ -303,7 +304,7 @@ func TestRealClaudeStructuredRetries(t *testing.T) {
 	}
 	base := rc.request("What is the answer?")
 	base.JSONSchema = raw
-	o, err := structured.Run(t.Context(), base.Prompt, schema, func(ctx context.Context, turn structured.Turn) (adapter.Result, error) {
+	o, err := structured.Run(t.Context(), base.Prompt, schema, func(ctx context.Context, turn structured.Turn) (backend.Result, error) {
 		req := base
 		req.Prompt, req.Resume = turn.Prompt, turn.Resume
 		res, _, err := rc.runAny(ctx, req)
@@ -343,7 +344,7 @@ func TestRealClaudeCancelInsideATool(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	done := make(chan adapter.Result, 1)
+	done := make(chan backend.Result, 1)
 	go func() {
 		res, _, _ := rc.runAny(ctx, rc.request("Sleep."))
 		done <- res

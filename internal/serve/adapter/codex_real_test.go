@@ -17,6 +17,7 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
 	"github.com/etalab-ia/albert-code/internal/serve/structured"
 )
@@ -69,11 +70,11 @@ func newRealCodex(t *testing.T, fm *fakemodel.Server) *realCodex {
 
 // request is a run in the codex's workspace. Judgement: codex starts in about a
 // second; a loaded CI machine under -race may take many times that.
-func (c *realCodex) request(prompt string) adapter.Request {
-	return adapter.Request{Prompt: prompt, Workspace: c.work, Timeout: time.Minute}
+func (c *realCodex) request(prompt string) backend.Request {
+	return backend.Request{Prompt: prompt, Workspace: c.work, Timeout: time.Minute}
 }
 
-func (c *realCodex) run(t *testing.T, req adapter.Request) (adapter.Result, []adapter.Event) {
+func (c *realCodex) run(t *testing.T, req backend.Request) (backend.Result, []backend.Event) {
 	t.Helper()
 	res, evs, err := run(t, c.codex, req, c.opts)
 	if err != nil {
@@ -82,7 +83,7 @@ func (c *realCodex) run(t *testing.T, req adapter.Request) (adapter.Result, []ad
 	return res, evs
 }
 
-func mustSucceed(t *testing.T, what string, res adapter.Result) {
+func mustSucceed(t *testing.T, what string, res backend.Result) {
 	t.Helper()
 	if res.ExitCode != 0 || res.ProviderError != "" || res.OutputError != "" {
 		t.Fatalf("%s: exit %d, provider error %q, output error %q\nstderr: %.2000s\nstdout: %.3000s",
@@ -139,14 +140,14 @@ func TestRealCodexSessions(t *testing.T) {
 	if first.Text != "Bonjour depuis le faux modèle." || joinDeltas(evs) != first.Text {
 		t.Errorf("text %q, deltas %q", first.Text, joinDeltas(evs))
 	}
-	if first.SessionID == "" || evs[0].Kind != adapter.EventSession || evs[0].SessionID != first.SessionID {
+	if first.SessionID == "" || evs[0].Kind != backend.EventSession || evs[0].SessionID != first.SessionID {
 		t.Errorf("thread id %q, first event %+v", first.SessionID, evs[0])
 	}
-	want := adapter.Usage{InputTokens: 120, OutputTokens: 9, CacheReadTokens: 20, ReasoningTokens: 3}
+	want := backend.Usage{InputTokens: 120, OutputTokens: 9, CacheReadTokens: 20, ReasoningTokens: 3}
 	if first.Usage != want || *stop(t, evs).Usage != want {
 		t.Errorf("usage %+v, want %+v (codex reports no cost)", first.Usage, want)
 	}
-	if !slices.ContainsFunc(evs, func(e adapter.Event) bool { return e.Kind == adapter.EventReasoning && e.Text == "Je réfléchis." }) {
+	if !slices.ContainsFunc(evs, func(e backend.Event) bool { return e.Kind == backend.EventReasoning && e.Text == "Je réfléchis." }) {
 		t.Errorf("no reasoning event in %+v", evs)
 	}
 
@@ -156,7 +157,7 @@ func TestRealCodexSessions(t *testing.T) {
 	if again.Text != "Toujours là." || again.SessionID != first.SessionID {
 		t.Errorf("continued: text %q, thread %q, want the thread %q", again.Text, again.SessionID, first.SessionID)
 	}
-	if again.Usage != (adapter.Usage{InputTokens: 150, OutputTokens: 4}) {
+	if again.Usage != (backend.Usage{InputTokens: 150, OutputTokens: 4}) {
 		t.Errorf("continued usage %+v: want this turn's only", again.Usage)
 	}
 
@@ -170,7 +171,7 @@ func TestRealCodexSessions(t *testing.T) {
 
 	fresh, evs := c.run(t, c.request("Repars de zéro."))
 	mustSucceed(t, "fresh run", fresh)
-	if fresh.Text != "Tout neuf." || fresh.SessionID != "" || slices.ContainsFunc(evs, func(e adapter.Event) bool { return e.Kind == adapter.EventSession }) {
+	if fresh.Text != "Tout neuf." || fresh.SessionID != "" || slices.ContainsFunc(evs, func(e backend.Event) bool { return e.Kind == backend.EventSession }) {
 		t.Errorf("fresh: text %q, thread %q: an ephemeral thread must not be reported", fresh.Text, fresh.SessionID)
 	}
 
@@ -246,7 +247,7 @@ func TestRealCodexToolsAllowlistIsRefused(t *testing.T) {
 	req := c.request("x")
 	req.ToolsAllowlist = []string{"shell"}
 	_, _, err := run(t, c.codex, req, c.opts)
-	if !errors.Is(err, runner.ErrInvalidRequest) || !strings.Contains(err.Error(), "send noTools") {
+	if !errors.Is(err, backend.ErrInvalidRequest) || !strings.Contains(err.Error(), "send noTools") {
 		t.Errorf("err %v", err)
 	}
 	if n := len(fm.Requests()); n != 0 {
@@ -271,13 +272,13 @@ func TestRealCodexToolUseStreams(t *testing.T) {
 		t.Errorf("text %q, deltas %q: want only the message after the tool", res.Text, joinDeltas(evs))
 	}
 	var kinds []string
-	var call, result *adapter.ToolUse
+	var call, result *backend.ToolUse
 	for _, e := range evs {
 		kinds = append(kinds, string(e.Kind))
 		switch e.Kind {
-		case adapter.EventToolCall:
+		case backend.EventToolCall:
 			call = e.Tool
-		case adapter.EventToolResult:
+		case backend.EventToolResult:
 			result = e.Tool
 		}
 	}
@@ -302,14 +303,14 @@ func TestRealCodexProviderErrors(t *testing.T) {
 		name   string
 		turn   fakemodel.Turn
 		reason string
-		kind   adapter.ErrorKind
+		kind   backend.ErrorKind
 	}{
 		{"400", fakemodel.OpenAIError(400, "Invalid schema for response_format: 'x' is not valid", "invalid_request_error", "invalid_json_schema"),
-			"Invalid schema for response_format: 'x' is not valid (invalid_json_schema)", adapter.ErrorProvider},
-		{"429", fakemodel.OpenAIError(429, "Rate limit reached", "requests", "rate_limit_exceeded"), "429 Too Many Requests", adapter.ErrorRateLimit},
-		{"401", fakemodel.OpenAIError(401, "Incorrect API key provided", "invalid_request_error", "invalid_api_key"), "Incorrect API key provided", adapter.ErrorAuth},
+			"Invalid schema for response_format: 'x' is not valid (invalid_json_schema)", backend.ErrorProvider},
+		{"429", fakemodel.OpenAIError(429, "Rate limit reached", "requests", "rate_limit_exceeded"), "429 Too Many Requests", backend.ErrorRateLimit},
+		{"401", fakemodel.OpenAIError(401, "Incorrect API key provided", "invalid_request_error", "invalid_api_key"), "Incorrect API key provided", backend.ErrorAuth},
 		{"response.failed", fakemodel.Turn{StreamFailure: &fakemodel.StreamFailure{Code: "insufficient_quota", Message: "You exceeded your current quota"}},
-			"Quota exceeded", adapter.ErrorRateLimit}, // codex's own words for insufficient_quota
+			"Quota exceeded", backend.ErrorRateLimit}, // codex's own words for insufficient_quota
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -347,7 +348,7 @@ func TestRealCodexStructuredRetryAfterFreshAttempt(t *testing.T) {
 	}
 	base := c.request("Combien de fichiers ?")
 	base.JSONSchema = schema.JSON()
-	attempt := func(ctx context.Context, turn structured.Turn) (adapter.Result, error) {
+	attempt := func(ctx context.Context, turn structured.Turn) (backend.Result, error) {
 		req := base
 		req.Prompt = turn.Prompt
 		if turn.Index > 0 {
@@ -394,7 +395,7 @@ func TestRealCodexCancelInsideTool(t *testing.T) {
 	c := newRealCodex(t, fm)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	done := make(chan adapter.Result, 1)
+	done := make(chan backend.Result, 1)
 	go func() {
 		res, _ := runner.New(c.opts).Run(ctx, c.codex, c.request("Dors."), nil)
 		done <- res

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
 	"github.com/etalab-ia/albert-code/internal/serve/structured"
 )
@@ -30,7 +30,7 @@ func TestRealCodexStructuredRetryInItsThread(t *testing.T) {
 	}
 	base := c.request("Combien de fichiers ?")
 	base.JSONSchema, base.Continue = schema.JSON(), true
-	attempt := func(ctx context.Context, turn structured.Turn) (adapter.Result, error) {
+	attempt := func(ctx context.Context, turn structured.Turn) (backend.Result, error) {
 		req := base
 		req.Prompt = turn.Prompt
 		if turn.Index > 0 {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
 	"github.com/etalab-ia/albert-code/internal/serve/supervisor"
 )
@@ -50,22 +51,22 @@ func script(t *testing.T) string {
 }
 
 // run runs req on a through a runner with short limits, collecting the events.
-func run(t *testing.T, a adapter.Backend, req adapter.Request, opts runner.Options) (adapter.Result, []adapter.Event, error) {
+func run(t *testing.T, a adapter.Backend, req backend.Request, opts runner.Options) (backend.Result, []backend.Event, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	if opts.Grace == 0 {
 		opts.Grace = time.Second
 	}
-	var evs []adapter.Event
-	res, err := runner.New(opts).Run(ctx, a, req, func(e adapter.Event) { evs = append(evs, e) })
+	var evs []backend.Event
+	res, err := runner.New(opts).Run(ctx, a, req, func(e backend.Event) { evs = append(evs, e) })
 	return res, evs, err
 }
 
-func joinDeltas(evs []adapter.Event) string {
+func joinDeltas(evs []backend.Event) string {
 	var b strings.Builder
 	for _, e := range evs {
-		if e.Kind == adapter.EventDelta {
+		if e.Kind == backend.EventDelta {
 			b.WriteString(e.Text)
 		}
 	}
@@ -73,15 +74,15 @@ func joinDeltas(evs []adapter.Event) string {
 }
 
 // stop checks the run ended with exactly one stop event, last, and returns it.
-func stop(t *testing.T, evs []adapter.Event) adapter.Event {
+func stop(t *testing.T, evs []backend.Event) backend.Event {
 	t.Helper()
 	n := 0
 	for _, e := range evs {
-		if e.Kind == adapter.EventStop {
+		if e.Kind == backend.EventStop {
 			n++
 		}
 	}
-	if n != 1 || len(evs) == 0 || evs[len(evs)-1].Kind != adapter.EventStop {
+	if n != 1 || len(evs) == 0 || evs[len(evs)-1].Kind != backend.EventStop {
 		t.Fatalf("want exactly one stop event, last; got %d in %+v", n, evs)
 	}
 	return evs[len(evs)-1]
@@ -97,27 +98,27 @@ func TestEachAdapterEndToEnd(t *testing.T) {
 		text       string
 		deltas     string
 		session    string
-		usage      adapter.Usage
+		usage      backend.Usage
 	}{
 		{&adapter.Claude{Binary: bin}, "claude.jsonl", "-p\n--output-format\nstream-json\n--verbose\n",
 			// The answer is Claude's result, not the narration before its tool call.
 			"There is one Go file: main.go.", "There is one Go file: main.go.",
 			"8f2c3a1e-5b7d-4c9e-a1f0-2d3e4b5c6a7f",
-			adapter.Usage{InputTokens: 24, OutputTokens: 45, CacheReadTokens: 4100, CacheWriteTokens: 100, Cost: 0.0123, Currency: "USD"}},
+			backend.Usage{InputTokens: 24, OutputTokens: 45, CacheReadTokens: 4100, CacheWriteTokens: 100, Cost: 0.0123, Currency: "USD"}},
 		{&adapter.Codex{Binary: bin}, "codex.jsonl", "exec\n--json\n--skip-git-repo-check\n",
 			"I listed the folder.\nThere is one Go file: main.go.", "I listed the folder.\nThere is one Go file: main.go.",
 			"", // a fresh codex run is --ephemeral: its thread resumes nothing and is not reported
-			adapter.Usage{InputTokens: 24763, OutputTokens: 122, CacheReadTokens: 24448}},
+			backend.Usage{InputTokens: 24763, OutputTokens: 122, CacheReadTokens: 24448}},
 		{&adapter.Pi{Binary: bin, Getenv: func(string) string { return "" }}, "pi.jsonl", "-p\n--mode\njson\n--no-session\n",
 			"There is one Go file: main.go.", "There is one Go file: main.go.", "ccd569e0-4e1b-4c7d-a981-637ed4107310",
-			adapter.Usage{InputTokens: 120, OutputTokens: 15, CacheReadTokens: 30, Cost: 0.000594, Currency: "USD"}},
+			backend.Usage{InputTokens: 120, OutputTokens: 15, CacheReadTokens: 30, Cost: 0.000594, Currency: "USD"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.adapter.Name(), func(t *testing.T) {
 			t.Parallel()
 			f := newFake(t, tc.transcript, "")
 			prompt := "list the go files\nand say how many\n"
-			res, evs, err := run(t, tc.adapter, adapter.Request{Prompt: prompt, Workspace: t.TempDir(), Env: f.env()}, runner.Options{})
+			res, evs, err := run(t, tc.adapter, backend.Request{Prompt: prompt, Workspace: t.TempDir(), Env: f.env()}, runner.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -133,7 +134,7 @@ func TestEachAdapterEndToEnd(t *testing.T) {
 			if got := joinDeltas(evs); got != tc.deltas {
 				t.Errorf("streamed %q, want %q", got, tc.deltas)
 			}
-			if tc.session != "" && (evs[0].Kind != adapter.EventSession || evs[0].SessionID != tc.session) {
+			if tc.session != "" && (evs[0].Kind != backend.EventSession || evs[0].SessionID != tc.session) {
 				t.Errorf("first event %+v, want the session", evs[0])
 			}
 			if s := stop(t, evs); s.StopReason == "" || s.StopReason == "error" || *s.Usage != tc.usage || *s.ExitCode != 0 {
@@ -154,7 +155,7 @@ func TestDeclarativeAdapterEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := newFake(t, "codex.jsonl", "")
-	res, evs, err := run(t, a, adapter.Request{Prompt: "hi", Model: "o4", Env: f.env()}, runner.Options{})
+	res, evs, err := run(t, a, backend.Request{Prompt: "hi", Model: "o4", Env: f.env()}, runner.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +171,7 @@ func TestDeclarativeAdapterEndToEnd(t *testing.T) {
 func TestAgentCrashKeepsExitCodeAndStderr(t *testing.T) {
 	t.Parallel()
 	f := newFake(t, "claude.jsonl", "crash")
-	res, evs, err := run(t, &adapter.Claude{Binary: script(t)}, adapter.Request{Prompt: "x", Env: f.env()}, runner.Options{})
+	res, evs, err := run(t, &adapter.Claude{Binary: script(t)}, backend.Request{Prompt: "x", Env: f.env()}, runner.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +184,7 @@ func TestAgentCrashKeepsExitCodeAndStderr(t *testing.T) {
 	}
 	var sawError bool
 	for _, e := range evs {
-		if e.Kind == adapter.EventError && *e.ExitCode == 2 && strings.Contains(e.Text, "exited with code 2: Error: 529") {
+		if e.Kind == backend.EventError && *e.ExitCode == 2 && strings.Contains(e.Text, "exited with code 2: Error: 529") {
 			sawError = true
 		}
 	}
@@ -196,7 +197,7 @@ func TestHungAgentIsKilledWithItsChildren(t *testing.T) {
 	t.Parallel()
 	f := newFake(t, "pi.jsonl", "hang")
 	start := time.Now()
-	res, evs, err := run(t, &adapter.Pi{Binary: script(t)}, adapter.Request{Prompt: "x", Env: f.env(), IdleTimeout: 300 * time.Millisecond},
+	res, evs, err := run(t, &adapter.Pi{Binary: script(t)}, backend.Request{Prompt: "x", Env: f.env(), IdleTimeout: 300 * time.Millisecond},
 		runner.Options{Grace: 500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -224,7 +225,7 @@ func TestGarbageOutputGivesAnEmptyAnswerAndKeepsTheRecords(t *testing.T) {
 	t.Parallel()
 	for _, a := range []adapter.Adapter{&adapter.Claude{Binary: script(t)}, &adapter.Codex{Binary: script(t)}, &adapter.Pi{Binary: script(t)}} {
 		f := newFake(t, "claude.jsonl", "garbage")
-		res, evs, err := run(t, a, adapter.Request{Prompt: "x", Env: f.env(), EventMode: adapter.EventsFull}, runner.Options{})
+		res, evs, err := run(t, a, backend.Request{Prompt: "x", Env: f.env(), EventMode: backend.EventsFull}, runner.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -245,7 +246,7 @@ func TestGarbageOutputGivesAnEmptyAnswerAndKeepsTheRecords(t *testing.T) {
 func TestHugeOutputIsCappedButTheAnswerSurvives(t *testing.T) {
 	t.Parallel()
 	f := newFake(t, "claude.jsonl", "huge")
-	res, evs, err := run(t, &adapter.Claude{Binary: script(t)}, adapter.Request{Prompt: "x", Env: f.env()},
+	res, evs, err := run(t, &adapter.Claude{Binary: script(t)}, backend.Request{Prompt: "x", Env: f.env()},
 		runner.Options{StdoutLimit: 64 << 10})
 	if err != nil {
 		t.Fatal(err)
@@ -261,7 +262,7 @@ func TestHugeOutputIsCappedButTheAnswerSurvives(t *testing.T) {
 
 func TestMissingBinary(t *testing.T) {
 	t.Parallel()
-	res, evs, err := run(t, &adapter.Codex{Binary: "/nonexistent/codex"}, adapter.Request{Prompt: "x"}, runner.Options{})
+	res, evs, err := run(t, &adapter.Codex{Binary: "/nonexistent/codex"}, backend.Request{Prompt: "x"}, runner.Options{})
 	if !errors.Is(err, supervisor.ErrNotFound) || res.ExitCode != 127 || !strings.Contains(res.Stderr, "/nonexistent/codex") {
 		t.Fatalf("err %v result %+v", err, res)
 	}
@@ -273,8 +274,8 @@ func TestMissingBinary(t *testing.T) {
 func TestInvalidRequestRunsNothing(t *testing.T) {
 	t.Parallel()
 	f := newFake(t, "codex.jsonl", "")
-	_, evs, err := run(t, &adapter.Codex{Binary: script(t)}, adapter.Request{ToolsAllowlist: []string{"shell"}, Env: f.env()}, runner.Options{})
-	if !errors.Is(err, runner.ErrInvalidRequest) || len(evs) != 0 {
+	_, evs, err := run(t, &adapter.Codex{Binary: script(t)}, backend.Request{ToolsAllowlist: []string{"shell"}, Env: f.env()}, runner.Options{})
+	if !errors.Is(err, backend.ErrInvalidRequest) || len(evs) != 0 {
 		t.Fatalf("err %v events %v", err, evs)
 	}
 	if _, err := os.Stat(filepath.Join(f.dir, "argv")); err == nil {
@@ -286,11 +287,11 @@ func TestCancelStopsTheRun(t *testing.T) {
 	t.Parallel()
 	f := newFake(t, "claude.jsonl", "hang")
 	ctx, cancel := context.WithCancel(t.Context())
-	var evs []adapter.Event
+	var evs []backend.Event
 	res, err := runner.New(runner.Options{Grace: time.Second}).Run(ctx, &adapter.Claude{Binary: script(t)},
-		adapter.Request{Prompt: "x", Env: f.env()}, func(e adapter.Event) {
+		backend.Request{Prompt: "x", Env: f.env()}, func(e backend.Event) {
 			evs = append(evs, e)
-			if e.Kind == adapter.EventSession {
+			if e.Kind == backend.EventSession {
 				cancel() // as a client disconnecting mid-stream
 			}
 		})

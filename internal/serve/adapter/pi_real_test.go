@@ -11,6 +11,7 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
 )
 
@@ -54,8 +55,8 @@ func TestRealPi(t *testing.T) {
 	opts := runner.Options{Grace: time.Second, TempParent: t.TempDir(), BaseEnv: []string{
 		"PATH=" + filepath.Dir(node) + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + home, "LANG=C.UTF-8", "PI_OFFLINE=1"}}
 	pi := &adapter.Pi{Binary: cli, Getenv: func(string) string { return "" }}
-	req := adapter.Request{Prompt: "Dis bonjour.", Workspace: work, Model: "fake-model", Continue: true,
-		ExtraArgs: []string{"--provider", "fake"}, EventMode: adapter.EventsFull,
+	req := backend.Request{Prompt: "Dis bonjour.", Workspace: work, Model: "fake-model", Continue: true,
+		ExtraArgs: []string{"--provider", "fake"}, EventMode: backend.EventsFull,
 		// Judgement: pi starts in a second or two; a loaded CI machine under -race
 		// may take ten times that.
 		Timeout: time.Minute}
@@ -74,7 +75,7 @@ func TestRealPi(t *testing.T) {
 	if res.Usage.InputTokens != 120 || res.Usage.OutputTokens != 9 {
 		t.Errorf("usage = %+v, want 120 in, 9 out", res.Usage)
 	}
-	if st := stop(t, evs); st.Kind != adapter.EventStop {
+	if st := stop(t, evs); st.Kind != backend.EventStop {
 		t.Errorf("stop event = %+v", st)
 	}
 

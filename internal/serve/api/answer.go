@@ -6,8 +6,7 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
-	"github.com/etalab-ia/albert-code/internal/serve/runner"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/runstore"
 	"github.com/etalab-ia/albert-code/internal/serve/structured"
 	"github.com/etalab-ia/albert-code/internal/serve/supervisor"
@@ -20,7 +19,7 @@ func (s *Server) plainAnswer(ctx context.Context, j *job, o *structured.Outcome,
 	a := &answer{outcome: o}
 	a.body.ExitCode, a.body.Text = res.ExitCode, res.Text
 	a.body.OutputError = o.OutputError()
-	if j.req.EventMode == adapter.EventsFull {
+	if j.req.EventMode == backend.EventsFull {
 		s.diagnostics(a, o)
 	}
 	a.classify(ctx, res, err)
@@ -52,7 +51,7 @@ func (s *Server) structuredAnswer(ctx context.Context, j *job, o *structured.Out
 	default:
 		a.classify(ctx, res, err)
 	}
-	if j.req.EventMode != adapter.EventsFull {
+	if j.req.EventMode != backend.EventsFull {
 		a.body.Events = nil
 	}
 	a.raw(j, res)
@@ -72,7 +71,7 @@ func (s *Server) diagnostics(a *answer, o *structured.Outcome) {
 }
 
 // raw adds stdout and stderr when asked for, and stderr of an agent that failed.
-func (a *answer) raw(j *job, res adapter.Result) {
+func (a *answer) raw(j *job, res backend.Result) {
 	if j.body.IncludeRaw {
 		a.body.Stdout, a.body.Stderr = &res.Stdout, &res.Stderr
 	} else if res.ExitCode != 0 && res.Stderr != "" {
@@ -81,16 +80,16 @@ func (a *answer) raw(j *job, res adapter.Result) {
 }
 
 // classify sets the status of a run from its last result and the runner's error.
-func (a *answer) classify(ctx context.Context, res adapter.Result, err error) {
+func (a *answer) classify(ctx context.Context, res backend.Result, err error) {
 	fail := func(status int, detail string) {
 		a.status, a.final, a.errMsg, a.body.Detail = status, runstore.Failed, detail, detail
 	}
 	switch {
-	case ctx.Err() != nil || res.Stopped == string(adapter.ErrorCancelled):
+	case ctx.Err() != nil || res.Stopped == string(backend.ErrorCancelled):
 		c := cancelled(ctx)
 		a.status, a.final, a.errMsg = c.status, c.final, c.errMsg
 		a.body.Detail, a.body.Stopped = c.body.Detail, c.body.Stopped
-	case errors.Is(err, runner.ErrInvalidRequest):
+	case errors.Is(err, backend.ErrInvalidRequest):
 		fail(http.StatusUnprocessableEntity, err.Error())
 	case errors.Is(err, supervisor.ErrNotFound):
 		a.body.ExitCode = 127
@@ -109,9 +108,9 @@ func (a *answer) classify(ctx context.Context, res adapter.Result, err error) {
 	case res.ProviderError != "":
 		a.body.ProviderError, a.body.ErrorKind = res.ProviderError, res.ErrorKind
 		switch res.ErrorKind {
-		case adapter.ErrorRateLimit:
+		case backend.ErrorRateLimit:
 			fail(http.StatusTooManyRequests, "the model provider is rate limiting: "+res.ProviderError)
-		case adapter.ErrorAuth, adapter.ErrorUnreachable:
+		case backend.ErrorAuth, backend.ErrorUnreachable:
 			fail(http.StatusBadGateway, "the model provider failed: "+res.ProviderError)
 		default:
 			fail(http.StatusBadRequest, "the model provider refused the request: "+res.ProviderError)
@@ -119,7 +118,7 @@ func (a *answer) classify(ctx context.Context, res adapter.Result, err error) {
 	// After the provider's refusal: the real CLIs exit 1 on one, and its reason is
 	// what the client needs. The agent's own failure likewise, whatever its exit code.
 	case res.AgentError != "":
-		a.body.AgentError, a.body.ErrorKind = res.AgentError, adapter.ErrorAgent
+		a.body.AgentError, a.body.ErrorKind = res.AgentError, backend.ErrorAgent
 		fail(http.StatusInternalServerError, "the agent failed on its own: "+res.AgentError)
 	case res.ExitCode != 0:
 		detail := fmt.Sprintf("the agent exited with code %d", res.ExitCode)

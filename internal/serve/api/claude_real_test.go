@@ -9,6 +9,7 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 // realClaudeSetup serves the real Claude Code (pinned in
@@ -39,7 +40,7 @@ func TestRunRealClaudeProviderError(t *testing.T) {
 	var out runResponse
 	resp, body := h.do("POST", "/run", map[string]any{"prompt": "hi", "noContinue": true}, &out)
 	wantStatus(t, resp, body, http.StatusBadRequest)
-	if !strings.Contains(out.ProviderError, "Output blocked by content filtering policy") || out.ErrorKind != adapter.ErrorProvider || out.ExitCode != 1 {
+	if !strings.Contains(out.ProviderError, "Output blocked by content filtering policy") || out.ErrorKind != backend.ErrorProvider || out.ExitCode != 1 {
 		t.Errorf("answer %s", body)
 	}
 }
@@ -73,7 +74,7 @@ func TestRunRealClaudeMaxTurns(t *testing.T) {
 	resp, body := h.do("POST", "/run", map[string]any{"prompt": "hi", "noContinue": true, "extraArgs": []string{"--max-turns", "1"}}, &out)
 	wantStatus(t, resp, body, http.StatusInternalServerError)
 	if !strings.Contains(out.AgentError, "error_max_turns") || !strings.Contains(out.Detail, "error_max_turns") ||
-		out.ErrorKind != adapter.ErrorAgent || out.ProviderError != "" || out.ExitCode != 1 {
+		out.ErrorKind != backend.ErrorAgent || out.ProviderError != "" || out.ExitCode != 1 {
 		t.Errorf("answer %s", body)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/runstore"
 )
 
@@ -29,14 +29,14 @@ func (s *Server) newEventLog(id string) *eventLog { return &eventLog{s: s, id: i
 
 // emit keeps ev and writes what is pending when it is not a text or reasoning
 // delta, or the last write is old enough.
-func (l *eventLog) emit(ev adapter.Event) {
+func (l *eventLog) emit(ev backend.Event) {
 	data, err := json.Marshal(ev)
 	if err != nil {
 		return
 	}
 	l.pending = append(l.pending, runstore.Event{Attempt: l.attempt, Backend: l.s.opts.Backend.Name(),
 		Type: string(ev.Kind), Data: data, Time: time.Now()})
-	streamed := ev.Kind == adapter.EventDelta || ev.Kind == adapter.EventReasoning
+	streamed := ev.Kind == backend.EventDelta || ev.Kind == backend.EventReasoning
 	if !streamed || time.Since(l.last) >= eventFlushEvery {
 		l.flush()
 	}
@@ -44,7 +44,7 @@ func (l *eventLog) emit(ev adapter.Event) {
 
 // forAttempt returns emit for the attempt numbered index, after writing what
 // the previous attempt left pending.
-func (l *eventLog) forAttempt(index int) func(adapter.Event) {
+func (l *eventLog) forAttempt(index int) func(backend.Event) {
 	l.flush()
 	l.attempt = index
 	return l.emit

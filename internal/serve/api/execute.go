@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/proctrack"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/runstore"
 	"github.com/etalab-ia/albert-code/internal/serve/structured"
 )
@@ -99,21 +99,21 @@ func (s *Server) attempts(run *activeRun, j *job) *answer {
 	}
 	cancel()
 
-	backend := s.opts.Backend
+	b := s.opts.Backend
 	events := s.newEventLog(run.id)
 	defer events.flush()
 	if j.schema == nil {
-		res, err := s.opts.Runner.Run(run.ctx, backend, j.req, events.forAttempt(0))
+		res, err := s.opts.Runner.Run(run.ctx, b, j.req, events.forAttempt(0))
 		o := &structured.Outcome{Attempts: []structured.Attempt{{Usage: res.Usage, ExitCode: res.ExitCode, Result: res}}, Usage: res.Usage}
 		return s.plainAnswer(run.ctx, j, o, err)
 	}
-	attempt := func(ctx context.Context, t structured.Turn) (adapter.Result, error) {
+	attempt := func(ctx context.Context, t structured.Turn) (backend.Result, error) {
 		req := j.req
 		req.Prompt = t.Prompt
 		if t.Index > 0 {
 			req.Continue, req.Resume = false, t.Resume
 		}
-		return s.opts.Runner.Run(ctx, backend, req, events.forAttempt(t.Index))
+		return s.opts.Runner.Run(ctx, b, req, events.forAttempt(t.Index))
 	}
 	o, err := structured.Run(run.ctx, j.req.Prompt, j.schema, attempt, structured.Options{})
 	return s.structuredAnswer(run.ctx, j, o, err)
@@ -144,7 +144,7 @@ type runResponse struct {
 	JSON        json.RawMessage        `json:"json,omitempty"`
 	ParseError  string                 `json:"parseError,omitempty"`
 	SessionID   string                 `json:"sessionId,omitempty"`
-	Usage       *adapter.Usage         `json:"usage,omitempty"`
+	Usage       *backend.Usage         `json:"usage,omitempty"`
 	Attempts    []structured.Attempt   `json:"attempts,omitempty"`
 	JSONRetries int                    `json:"jsonRetries,omitempty"`
 	Events      *[]structured.Envelope `json:"events,omitempty"`
@@ -154,7 +154,7 @@ type runResponse struct {
 
 	Detail        string            `json:"detail,omitempty"`
 	Stopped       string            `json:"stopped,omitempty"`
-	ErrorKind     adapter.ErrorKind `json:"errorKind,omitempty"`
+	ErrorKind     backend.ErrorKind `json:"errorKind,omitempty"`
 	ProviderError string            `json:"providerError,omitempty"`
 	AgentError    string            `json:"agentError,omitempty"`
 	Stdout        *string           `json:"stdout,omitempty"`

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 // garbledOutput plays a CLI that printed a line its adapter could not read: the
@@ -17,12 +17,12 @@ const garbledLine = `line 2 is not a JSON record: "Segmentation fault (core dump
 
 func (garbledOutput) Name() string { return "garbled" }
 
-func (garbledOutput) Run(_ context.Context, req *adapter.Request, _ func(adapter.Event)) (adapter.Result, error) {
+func (garbledOutput) Run(_ context.Context, req *backend.Request, _ func(backend.Event)) (backend.Result, error) {
 	text := "the answer so far"
 	if len(req.JSONSchema) > 0 {
 		text = `{"answer":"yes"}`
 	}
-	return adapter.Result{Text: text, Stopped: "exited", OutputError: garbledLine}, nil
+	return backend.Result{Text: text, Stopped: "exited", OutputError: garbledLine}, nil
 }
 
 // The caller of /run, and of /run/result later, gets what could be read and the

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 // exitingRefusal plays a real CLI refused by its provider: codex and Claude Code
@@ -15,9 +15,9 @@ type exitingRefusal struct{}
 
 func (exitingRefusal) Name() string { return "refused" }
 
-func (exitingRefusal) Run(context.Context, *adapter.Request, func(adapter.Event)) (adapter.Result, error) {
-	return adapter.Result{ExitCode: 1, Stopped: "exited", ProviderError: "Invalid schema for response_format (invalid_json_schema)",
-		ErrorKind: adapter.ErrorProvider}, nil
+func (exitingRefusal) Run(context.Context, *backend.Request, func(backend.Event)) (backend.Result, error) {
+	return backend.Result{ExitCode: 1, Stopped: "exited", ProviderError: "Invalid schema for response_format (invalid_json_schema)",
+		ErrorKind: backend.ErrorProvider}, nil
 }
 
 // A provider's refusal is a providerError with its reason whatever the CLI's exit
@@ -43,9 +43,9 @@ type ownFailure struct{}
 
 func (ownFailure) Name() string { return "own-failure" }
 
-func (ownFailure) Run(context.Context, *adapter.Request, func(adapter.Event)) (adapter.Result, error) {
-	return adapter.Result{Stopped: "exited", AgentError: "claude stopped: error_max_turns: Reached maximum number of turns (1)",
-		ErrorKind: adapter.ErrorAgent}, nil
+func (ownFailure) Run(context.Context, *backend.Request, func(backend.Event)) (backend.Result, error) {
+	return backend.Result{Stopped: "exited", AgentError: "claude stopped: error_max_turns: Reached maximum number of turns (1)",
+		ErrorKind: backend.ErrorAgent}, nil
 }
 
 // The agent's own failure is no answer whatever its exit code, and never the
@@ -60,7 +60,7 @@ func TestAgentsOwnFailureIsNotAnAnswer(t *testing.T) {
 		var out runResponse
 		resp, raw := h.do("POST", "/run", body, &out)
 		wantStatus(t, resp, raw, http.StatusInternalServerError)
-		if !strings.Contains(out.AgentError, "error_max_turns") || out.ErrorKind != adapter.ErrorAgent || out.ProviderError != "" ||
+		if !strings.Contains(out.AgentError, "error_max_turns") || out.ErrorKind != backend.ErrorAgent || out.ProviderError != "" ||
 			!strings.Contains(out.Detail, "failed on its own: claude stopped: error_max_turns") || out.JSONRetries != 0 {
 			t.Errorf("%s", raw)
 		}

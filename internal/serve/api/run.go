@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/runstore"
 	"github.com/etalab-ia/albert-code/internal/serve/structured"
 	"github.com/etalab-ia/albert-code/internal/serve/workspace"
@@ -39,7 +40,7 @@ func (e *httpError) write(w http.ResponseWriter) {
 // job is a checked request, ready to run.
 type job struct {
 	body   runBody
-	req    adapter.Request
+	req    backend.Request
 	schema *structured.Schema
 	// temp is the ephemeral workspace of a structured run that named none; it
 	// needs no lock, since no other run can name it.
@@ -98,15 +99,15 @@ func (s *Server) prepare(b runBody) (*job, *httpError) {
 		}
 		j.schema = sch
 	}
-	mode := adapter.EventsNone
+	mode := backend.EventsNone
 	switch {
 	case b.EventMode == "full":
-		mode = adapter.EventsFull
+		mode = backend.EventsFull
 	case b.EventMode == "none":
 	case j.schema != nil || b.OutputFormat == "json-verbose":
-		mode = adapter.EventsFull
+		mode = backend.EventsFull
 	}
-	j.req = adapter.Request{
+	j.req = backend.Request{
 		Prompt: b.Prompt, Model: b.Model, SystemPrompt: b.SystemPrompt, AppendSystemPrompt: b.AppendSystemPrompt,
 		Continue: !b.NoContinue, Resume: b.Resume, Thinking: b.Thinking, ToolsAllowlist: b.ToolsAllowlist,
 		NoTools: b.NoTools, ExtraArgs: b.ExtraArgs, Env: b.Env, EventMode: mode,
@@ -141,7 +142,7 @@ func (s *Server) prepare(b runBody) (*job, *httpError) {
 
 // validate applies the backend's rules to req: what a CLI adapter cannot pass on, a
 // model or thinking level the backend does not know.
-func (s *Server) validate(req *adapter.Request) error {
+func (s *Server) validate(req *backend.Request) error {
 	if a, ok := s.opts.Backend.(adapter.Adapter); ok {
 		return adapter.Validate(a, req)
 	}

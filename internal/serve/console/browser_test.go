@@ -17,8 +17,8 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/browsertest"
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
 	"github.com/etalab-ia/albert-code/internal/serve/api"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/cron"
 	"github.com/etalab-ia/albert-code/internal/serve/native"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
@@ -52,7 +52,7 @@ func startServer(t *testing.T, turns ...fakemodel.Turn) *server {
 		"HOME": filepath.Join(dir, "home"), "ALBERT_CODE_HOME": home, "XDG_CONFIG_HOME": filepath.Join(dir, "xdg"),
 		"ALBERT_API_KEY": "test-key", "ALBERT_CODE_BASE_URL": model.URL(),
 	}
-	backend := native.New(native.Options{LookupEnv: func(k string) (string, bool) { v, ok := vars[k]; return v, ok }, ConfigDir: dir})
+	nat := native.New(native.Options{LookupEnv: func(k string) (string, bool) { v, ok := vars[k]; return v, ok }, ConfigDir: dir})
 	store, err := runstore.OpenSQLite(filepath.Join(dir, "runs.db"), runstore.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +62,7 @@ func startServer(t *testing.T, turns ...fakemodel.Turn) *server {
 		t.Fatal(err)
 	}
 	locks := workspace.NewLocks(workspace.DefaultMaxWaiters)
-	srv, err := api.New(api.Options{Backend: backend, Store: store, Root: root, Tokens: []string{testToken}, Locks: locks,
+	srv, err := api.New(api.Options{Backend: nat, Store: store, Root: root, Tokens: []string{testToken}, Locks: locks,
 		Runner: runner.New(runner.Options{Grace: time.Second, TempParent: dir}), TempParent: dir, CancelWait: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -72,14 +72,14 @@ func startServer(t *testing.T, turns ...fakemodel.Turn) *server {
 		t.Fatal(err)
 	}
 	sched, err := cron.New(cron.Options{Jobs: jobs.Jobs, Root: root, Locks: locks, HistoryDir: filepath.Join(dir, "cron"),
-		Agent: cron.AgentFunc(func(ctx context.Context, req adapter.Request) (adapter.Result, error) {
-			return adapter.Result{Text: "the build is green", Stdout: `{"type":"result"}`, Stderr: "1 warning", Stopped: "exited"}, nil
+		Agent: cron.AgentFunc(func(ctx context.Context, req backend.Request) (backend.Result, error) {
+			return backend.Result{Text: "the build is green", Stdout: `{"type":"result"}`, Stderr: "1 warning", Stopped: "exited"}, nil
 		})})
 	if err != nil {
 		t.Fatal(err)
 	}
 	con, err := New(Options{Store: store, Root: root, Tokens: []string{testToken}, Cancel: srv.CancelHandler(), Cron: sched,
-		Quota: backend.RateSnapshots})
+		Quota: nat.RateSnapshots})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/runstore"
 )
 
@@ -37,7 +37,7 @@ type request struct {
 	Model  string `json:"model"`
 }
 
-func (c *Console) row(r runstore.Run, usage *adapter.Usage) runRow {
+func (c *Console) row(r runstore.Run, usage *backend.Usage) runRow {
 	var req request
 	_ = json.Unmarshal(r.Request, &req)
 	row := runRow{ID: r.ID, Status: string(r.Status), Workspace: c.workspaceName(r.Workspace), Adapter: r.Backend,
@@ -69,13 +69,13 @@ func (c *Console) workspaceName(dir string) string {
 }
 
 // usageOf sums a run's attempts.
-func usageOf(r runstore.Run) *adapter.Usage {
+func usageOf(r runstore.Run) *backend.Usage {
 	if len(r.Attempts) == 0 {
 		return nil
 	}
-	var u adapter.Usage
+	var u backend.Usage
 	for _, a := range r.Attempts {
-		var one adapter.Usage
+		var one backend.Usage
 		if json.Unmarshal(a.Usage, &one) == nil {
 			u.Add(one)
 		}
@@ -99,7 +99,7 @@ func (c *Console) runsData(r *http.Request) (map[string]any, error) {
 	shown := runs[min((page-1)*pageSize, len(runs)):min(page*pageSize, len(runs))]
 	rows := make([]runRow, 0, len(shown))
 	for _, run := range shown {
-		var usage *adapter.Usage
+		var usage *backend.Usage
 		if run.Status.Final() {
 			if full, err := c.opts.Store.Get(r.Context(), run.ID); err == nil {
 				usage = usageOf(full)

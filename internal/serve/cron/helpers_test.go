@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/workspace"
 )
 
@@ -22,11 +22,11 @@ var start = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 // fakeAgent answers each request with run, or with "done: <prompt>".
 type fakeAgent struct {
 	mu   sync.Mutex
-	reqs []adapter.Request
-	run  func(ctx context.Context, req adapter.Request) (adapter.Result, error)
+	reqs []backend.Request
+	run  func(ctx context.Context, req backend.Request) (backend.Result, error)
 }
 
-func (a *fakeAgent) Run(ctx context.Context, req adapter.Request) (adapter.Result, error) {
+func (a *fakeAgent) Run(ctx context.Context, req backend.Request) (backend.Result, error) {
 	a.mu.Lock()
 	a.reqs = append(a.reqs, req)
 	run := a.run
@@ -34,13 +34,13 @@ func (a *fakeAgent) Run(ctx context.Context, req adapter.Request) (adapter.Resul
 	if run != nil {
 		return run(ctx, req)
 	}
-	return adapter.Result{Text: "done: " + req.Prompt, Stdout: `{"type":"result"}`, Stderr: "warn", Stopped: "exited"}, nil
+	return backend.Result{Text: "done: " + req.Prompt, Stdout: `{"type":"result"}`, Stderr: "warn", Stopped: "exited"}, nil
 }
 
-func (a *fakeAgent) requests() []adapter.Request {
+func (a *fakeAgent) requests() []backend.Request {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return append([]adapter.Request(nil), a.reqs...)
+	return append([]backend.Request(nil), a.reqs...)
 }
 
 // fakeNotifier records notifications and answers with message ids from 1.

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 // meta is a run folder's meta.json: written when the run starts, with the
@@ -32,7 +32,7 @@ type meta struct {
 	Stopped            string         `json:"stopped,omitempty"`
 	Error              *string        `json:"error"`
 	SessionID          string         `json:"session_id,omitempty"`
-	Usage              *adapter.Usage `json:"usage,omitempty"`
+	Usage              *backend.Usage `json:"usage,omitempty"`
 	TelegramChatID     int64          `json:"telegram_chat_id,omitempty"`
 }
 
@@ -87,7 +87,7 @@ func (s *Scheduler) runJob(ctx context.Context, j *Job, fired time.Time, sum *Su
 	if h := s.hist.hint(j.Name, earlier); h != "" {
 		appendPrompt = joinParagraphs(appendPrompt, h)
 	}
-	req := adapter.Request{
+	req := backend.Request{
 		Prompt:             expand(j.Instruction, j.Name, local, ws),
 		Workspace:          ws,
 		Model:              j.Model,

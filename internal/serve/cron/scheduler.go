@@ -10,20 +10,20 @@ import (
 	"sync"
 	"time"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/workspace"
 )
 
 // Agent runs one request: the serve layer's runner on its backend, or a fake.
 type Agent interface {
-	Run(ctx context.Context, req adapter.Request) (adapter.Result, error)
+	Run(ctx context.Context, req backend.Request) (backend.Result, error)
 }
 
 // AgentFunc is a function that is an Agent.
-type AgentFunc func(ctx context.Context, req adapter.Request) (adapter.Result, error)
+type AgentFunc func(ctx context.Context, req backend.Request) (backend.Result, error)
 
 // Run calls f.
-func (f AgentFunc) Run(ctx context.Context, req adapter.Request) (adapter.Result, error) {
+func (f AgentFunc) Run(ctx context.Context, req backend.Request) (backend.Result, error) {
 	return f(ctx, req)
 }
 

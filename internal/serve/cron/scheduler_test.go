@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 const reportJob = `
@@ -86,10 +86,10 @@ func TestSchedulerWritesMetaAtStart(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, reportJob, "shared")
 	running, release := make(chan string), make(chan struct{})
-	f.agent.run = func(ctx context.Context, req adapter.Request) (adapter.Result, error) {
+	f.agent.run = func(ctx context.Context, req backend.Request) (backend.Result, error) {
 		running <- "started"
 		<-release
-		return adapter.Result{Text: "ok"}, nil
+		return backend.Result{Text: "ok"}, nil
 	}
 	f.run()
 	f.at(time.Minute)
@@ -111,9 +111,9 @@ func TestSchedulerSkipsAndRecordsOverlappingTicks(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, reportJob, "shared")
 	release := make(chan struct{})
-	f.agent.run = func(ctx context.Context, req adapter.Request) (adapter.Result, error) {
+	f.agent.run = func(ctx context.Context, req backend.Request) (backend.Result, error) {
 		<-release
-		return adapter.Result{Text: "slow"}, nil
+		return backend.Result{Text: "slow"}, nil
 	}
 	f.run()
 	f.at(time.Minute)
@@ -205,8 +205,8 @@ jobs:
   - {name: quiet, schedule: "* * * * *", instruction: "x", telegram_chat_id: 0}
 `)
 	long := strings.Repeat("a long answer line\n", 1000) // past Telegram's 4096: the notifier splits, nothing is cut here
-	f.agent.run = func(ctx context.Context, req adapter.Request) (adapter.Result, error) {
-		return adapter.Result{Text: long}, nil
+	f.agent.run = func(ctx context.Context, req backend.Request) (backend.Result, error) {
+		return backend.Result{Text: long}, nil
 	}
 	f.run()
 	f.at(time.Minute)
@@ -247,8 +247,8 @@ jobs:
 func TestSchedulerNotifiesFailuresWithTheReason(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "telegram_chat_id: 5\njobs:\n  - {name: report, schedule: '* * * * *', instruction: x}\n")
-	f.agent.run = func(ctx context.Context, req adapter.Request) (adapter.Result, error) {
-		return adapter.Result{ExitCode: 3, Stderr: "boom: no key", Stopped: "exited"}, nil
+	f.agent.run = func(ctx context.Context, req backend.Request) (backend.Result, error) {
+		return backend.Result{ExitCode: 3, Stderr: "boom: no key", Stopped: "exited"}, nil
 	}
 	f.run()
 	f.at(time.Minute)
@@ -267,8 +267,8 @@ func TestSchedulerNotifiesFailuresWithTheReason(t *testing.T) {
 func TestSchedulerRecordsTheAgentsOwnFailure(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "jobs:\n  - {name: report, schedule: '* * * * *', instruction: x}\n")
-	f.agent.run = func(ctx context.Context, req adapter.Request) (adapter.Result, error) {
-		return adapter.Result{Stopped: "exited", AgentError: "claude stopped: error_max_turns: Reached maximum number of turns (1)"}, nil
+	f.agent.run = func(ctx context.Context, req backend.Request) (backend.Result, error) {
+		return backend.Result{Stopped: "exited", AgentError: "claude stopped: error_max_turns: Reached maximum number of turns (1)"}, nil
 	}
 	f.run()
 	f.at(time.Minute)
@@ -281,7 +281,7 @@ func TestSchedulerRecordsTheAgentsOwnFailure(t *testing.T) {
 func TestSchedulerNotifiesAnEmptyAnswer(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "telegram_chat_id: 5\njobs:\n  - {name: report, schedule: '* * * * *', instruction: x}\n")
-	f.agent.run = func(ctx context.Context, req adapter.Request) (adapter.Result, error) { return adapter.Result{}, nil }
+	f.agent.run = func(ctx context.Context, req backend.Request) (backend.Result, error) { return backend.Result{}, nil }
 	f.run()
 	f.at(time.Minute)
 	f.report()
@@ -408,11 +408,11 @@ func TestSchedulerLetsRunsFinishWithinGrace(t *testing.T) {
 	f := newFixture(t, reportJob, "shared")
 	running, release := make(chan struct{}), make(chan struct{})
 	cancelled := make(chan bool, 1)
-	f.agent.run = func(ctx context.Context, req adapter.Request) (adapter.Result, error) {
+	f.agent.run = func(ctx context.Context, req backend.Request) (backend.Result, error) {
 		close(running)
 		<-release
 		cancelled <- ctx.Err() != nil
-		return adapter.Result{Text: "finished"}, nil
+		return backend.Result{Text: "finished"}, nil
 	}
 	f.run()
 	f.at(time.Minute)
@@ -434,10 +434,10 @@ func TestSchedulerCancelsRunsAfterGrace(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, reportJob, "shared")
 	running := make(chan struct{})
-	f.agent.run = func(ctx context.Context, req adapter.Request) (adapter.Result, error) {
+	f.agent.run = func(ctx context.Context, req backend.Request) (backend.Result, error) {
 		close(running)
 		<-ctx.Done()
-		return adapter.Result{ExitCode: -1, Signal: "killed", Stopped: "cancelled", Stderr: "terminated"}, nil
+		return backend.Result{ExitCode: -1, Signal: "killed", Stopped: "cancelled", Stderr: "terminated"}, nil
 	}
 	f.run()
 	f.at(time.Minute)
@@ -480,8 +480,8 @@ func TestSchedulerUsesTheJobsTimeZone(t *testing.T) {
 func TestSchedulerRecordsAnAgentThatCannotStart(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, reportJob, "shared")
-	f.agent.run = func(ctx context.Context, req adapter.Request) (adapter.Result, error) {
-		return adapter.Result{}, errors.New("claude: executable file not found")
+	f.agent.run = func(ctx context.Context, req backend.Request) (backend.Result, error) {
+		return backend.Result{}, errors.New("claude: executable file not found")
 	}
 	f.run()
 	f.at(time.Minute)

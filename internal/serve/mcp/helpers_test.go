@@ -14,8 +14,8 @@ import (
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
 	"github.com/etalab-ia/albert-code/internal/serve/api"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/runstore"
 	"github.com/etalab-ia/albert-code/internal/serve/workspace"
 )
@@ -40,11 +40,11 @@ type fakeAgent struct {
 	stopped chan error    // receives why a slow prompt stopped early
 
 	mu   sync.Mutex
-	reqs []adapter.Request // every request, in order
+	reqs []backend.Request // every request, in order
 }
 
 // requests returns the requests the agent was given.
-func (f *fakeAgent) requests() []adapter.Request {
+func (f *fakeAgent) requests() []backend.Request {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return slices.Clone(f.reqs)
@@ -56,7 +56,7 @@ func newFakeAgent() *fakeAgent {
 
 func (f *fakeAgent) Name() string { return "fake" }
 
-func (f *fakeAgent) Run(ctx context.Context, req *adapter.Request, _ func(adapter.Event)) (adapter.Result, error) {
+func (f *fakeAgent) Run(ctx context.Context, req *backend.Request, _ func(backend.Event)) (backend.Result, error) {
 	f.mu.Lock()
 	f.reqs = append(f.reqs, *req)
 	f.mu.Unlock()
@@ -66,10 +66,10 @@ func (f *fakeAgent) Run(ctx context.Context, req *adapter.Request, _ func(adapte
 		case <-f.release:
 		case <-ctx.Done():
 			f.stopped <- context.Cause(ctx)
-			return adapter.Result{Stopped: "cancelled", ExitCode: -1}, ctx.Err()
+			return backend.Result{Stopped: "cancelled", ExitCode: -1}, ctx.Err()
 		}
 	}
-	res := adapter.Result{Text: "echo: " + req.Prompt, SessionID: "session-1", Usage: adapter.Usage{InputTokens: 7, OutputTokens: 3}}
+	res := backend.Result{Text: "echo: " + req.Prompt, SessionID: "session-1", Usage: backend.Usage{InputTokens: 7, OutputTokens: 3}}
 	if len(req.JSONSchema) > 0 {
 		res.Text = `{"answer": "yes"}`
 	}

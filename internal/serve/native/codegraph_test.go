@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 // A run's agent has code_graph over its workspace, with no hook from the app:
@@ -34,7 +34,7 @@ func TestRunAsksTheCodeGraph(t *testing.T) {
 	if err != nil || res.Text != "done" {
 		t.Fatalf("%v %+v", err, res)
 	}
-	result := ev.of(adapter.EventToolResult)
+	result := ev.of(backend.EventToolResult)
 	if len(result) != 1 || result[0].Tool.IsError || !strings.Contains(result[0].Tool.Output, "calc.Double") {
 		t.Fatalf("code_graph's result: %+v", result)
 	}

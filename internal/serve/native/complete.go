@@ -38,7 +38,7 @@ type modelProvider struct {
 // tool_calls deltas; an EventRetry means the provider starts the call again, and what
 // was streamed so far is void. The Response holds the whole message, its usage and
 // the finish reason ("tool_calls" when the model called tools). A request the client
-// can fix wraps runner.ErrInvalidRequest; ErrorKindOf classifies the others.
+// can fix wraps backend.ErrInvalidRequest; ErrorKindOf classifies the others.
 func (n *Native) Complete(ctx context.Context, req TurnRequest, emit func(llm.StreamEvent)) (*llm.Response, error) {
 	if err := req.ToolChoice.Check(req.Tools); err != nil {
 		return nil, invalid(err)

@@ -9,8 +9,7 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
 	"github.com/etalab-ia/albert-code/internal/llm"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
-	"github.com/etalab-ia/albert-code/internal/serve/runner"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 // clientConversation is what an OpenAI client sends after running one of its tools.
@@ -98,7 +97,7 @@ func TestCompleteRefusesWhatTheClientCanFix(t *testing.T) {
 		"thinking":          {Messages: user, Thinking: "max"},
 	}
 	for name, req := range tests {
-		if _, err := w.native.Complete(t.Context(), req, nil); !errors.Is(err, runner.ErrInvalidRequest) {
+		if _, err := w.native.Complete(t.Context(), req, nil); !errors.Is(err, backend.ErrInvalidRequest) {
 			t.Errorf("%s: %v, want an invalid request", name, err)
 		}
 	}
@@ -108,7 +107,7 @@ func TestCompleteErrorsAreClassified(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, fakemodel.Turn{Error: &fakemodel.ErrorAnswer{Status: 429, Body: `{"detail":"quota"}`}}.WithHeader("Retry-After", "3600"))
 	_, err := w.native.Complete(t.Context(), TurnRequest{Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi"}}}, nil)
-	if ErrorKindOf(err) != adapter.ErrorRateLimit {
+	if ErrorKindOf(err) != backend.ErrorRateLimit {
 		t.Errorf("%v: kind %q", err, ErrorKindOf(err))
 	}
 }

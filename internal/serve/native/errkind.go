@@ -8,33 +8,33 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/config"
 	"github.com/etalab-ia/albert-code/internal/llm"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 // ErrorKindOf classifies a model call's error for the API's answer.
-func ErrorKindOf(err error) adapter.ErrorKind {
+func ErrorKindOf(err error) backend.ErrorKind {
 	var apiErr *llm.APIError
 	switch {
 	case err == nil:
 		return ""
 	case errors.Is(err, context.DeadlineExceeded):
-		return adapter.ErrorTimeout
+		return backend.ErrorTimeout
 	case errors.Is(err, context.Canceled):
-		return adapter.ErrorCancelled
+		return backend.ErrorCancelled
 	case errors.Is(err, config.ErrMissingAPIKey):
-		return adapter.ErrorAuth
+		return backend.ErrorAuth
 	case errors.As(err, &apiErr):
 		switch apiErr.Status {
 		case http.StatusTooManyRequests:
-			return adapter.ErrorRateLimit
+			return backend.ErrorRateLimit
 		case http.StatusUnauthorized, http.StatusForbidden:
-			return adapter.ErrorAuth
+			return backend.ErrorAuth
 		}
-		return adapter.ErrorProvider
+		return backend.ErrorProvider
 	case errors.Is(err, llm.ErrUnreachable):
-		return adapter.ErrorUnreachable
+		return backend.ErrorUnreachable
 	}
-	return adapter.ErrorProvider
+	return backend.ErrorProvider
 }
 
 // providerErrors keeps the errors of a run's model calls: the agent reports them as
@@ -65,7 +65,7 @@ func (p *providerErrors) wrap(effort string) func(llm.Provider) llm.Provider {
 
 // kindFor classifies an error event of the agent: the model call's failure when its
 // text is the event's, else unknown (a tool's infrastructure error, a session write).
-func (p *providerErrors) kindFor(text string) adapter.ErrorKind {
+func (p *providerErrors) kindFor(text string) backend.ErrorKind {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.last != nil && p.last.Error() == text {
@@ -75,7 +75,7 @@ func (p *providerErrors) kindFor(text string) adapter.ErrorKind {
 }
 
 // kindOf classifies the error a run ended with.
-func (p *providerErrors) kindOf(err error) adapter.ErrorKind {
+func (p *providerErrors) kindOf(err error) backend.ErrorKind {
 	if k := p.kindFor(err.Error()); k != "" {
 		return k
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 // world is one isolated server user: a home with its configuration, a workspace,
@@ -47,36 +47,36 @@ func (w *world) lookup(name string) (string, bool) {
 	return v, ok
 }
 
-func (w *world) request(prompt string) *adapter.Request {
-	return &adapter.Request{Prompt: prompt, Workspace: w.ws}
+func (w *world) request(prompt string) *backend.Request {
+	return &backend.Request{Prompt: prompt, Workspace: w.ws}
 }
 
 // events collects a run's events; safe for the emit callback.
 type events struct {
 	mu  sync.Mutex
-	all []adapter.Event
+	all []backend.Event
 }
 
-func (e *events) emit(ev adapter.Event) {
+func (e *events) emit(ev backend.Event) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.all = append(e.all, ev)
 }
 
-func (e *events) kinds() []adapter.EventKind {
+func (e *events) kinds() []backend.EventKind {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	var ks []adapter.EventKind
+	var ks []backend.EventKind
 	for _, ev := range e.all {
 		ks = append(ks, ev.Kind)
 	}
 	return ks
 }
 
-func (e *events) of(kind adapter.EventKind) []adapter.Event {
+func (e *events) of(kind backend.EventKind) []backend.Event {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	var out []adapter.Event
+	var out []backend.Event
 	for _, ev := range e.all {
 		if ev.Kind == kind {
 			out = append(out, ev)

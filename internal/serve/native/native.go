@@ -20,6 +20,7 @@ import (
 	"github.com/etalab-ia/albert-code/internal/llm"
 	"github.com/etalab-ia/albert-code/internal/profile"
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
 	"github.com/etalab-ia/albert-code/internal/session"
 )
@@ -103,7 +104,7 @@ func (n *Native) Models() []string {
 }
 
 // Validate refuses what the native backend cannot honour, saying what to send instead.
-func (n *Native) Validate(req *adapter.Request) error {
+func (n *Native) Validate(req *backend.Request) error {
 	switch {
 	case !filepath.IsAbs(req.Workspace):
 		return fmt.Errorf("workspace %q: want an absolute folder", req.Workspace)
@@ -113,8 +114,8 @@ func (n *Native) Validate(req *adapter.Request) error {
 		return fmt.Errorf("noTools and toolsAllowlist together: send one or the other")
 	case req.Thinking != "" && !slices.Contains(thinkingLevels, req.Thinking):
 		return fmt.Errorf("thinking %q is not a level of %s: want one of %s", req.Thinking, Name, strings.Join(thinkingLevels, ", "))
-	case req.EventMode != "" && req.EventMode != adapter.EventsNone && req.EventMode != adapter.EventsFull:
-		return fmt.Errorf("eventMode %q: want %q or %q", req.EventMode, adapter.EventsNone, adapter.EventsFull)
+	case req.EventMode != "" && req.EventMode != backend.EventsNone && req.EventMode != backend.EventsFull:
+		return fmt.Errorf("eventMode %q: want %q or %q", req.EventMode, backend.EventsNone, backend.EventsFull)
 	}
 	if st, err := os.Stat(req.Workspace); err != nil || !st.IsDir() {
 		return fmt.Errorf("workspace %s: not a folder", req.Workspace)
@@ -123,11 +124,11 @@ func (n *Native) Validate(req *adapter.Request) error {
 }
 
 // invalid marks err as the client's fault.
-func invalid(err error) error { return fmt.Errorf("%w: %w", runner.ErrInvalidRequest, err) }
+func invalid(err error) error { return fmt.Errorf("%w: %w", backend.ErrInvalidRequest, err) }
 
 // prepare loads the run's environment and builds its agent. Errors a client can fix
 // (a model, a session that does not exist) are marked invalid.
-func (n *Native) prepare(req *adapter.Request, wrap func(llm.Provider) llm.Provider) (*agentenv.Run, error) {
+func (n *Native) prepare(req *backend.Request, wrap func(llm.Provider) llm.Provider) (*agentenv.Run, error) {
 	ov := config.Overrides{Model: req.Model, Agent: n.opts.Profile}
 	if len(req.ToolsAllowlist) > 0 {
 		ov.EnabledTools = req.ToolsAllowlist
@@ -203,14 +204,14 @@ func (n *Native) baseEnv() (*agentenv.Env, error) {
 var _ adapter.Direct = (*Native)(nil)
 
 // stoppedBy names why ctx ended: a timeout, the idle watchdog, or a cancel.
-func stoppedBy(ctx context.Context) adapter.ErrorKind {
+func stoppedBy(ctx context.Context) backend.ErrorKind {
 	switch context.Cause(ctx) {
 	case errTimeout:
-		return adapter.ErrorTimeout
+		return backend.ErrorTimeout
 	case errIdle:
-		return adapter.ErrorIdle
+		return backend.ErrorIdle
 	}
-	return adapter.ErrorCancelled
+	return backend.ErrorCancelled
 }
 
 // SandboxNotice is what the server logs once at start about the OS sandbox under

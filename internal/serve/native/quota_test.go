@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 // The console's quota gauges read the same shared state the calls write: after
@@ -14,7 +14,7 @@ import (
 func TestRateSnapshotsCountTodaysCalls(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, fakemodel.Turn{Text: []string{"ok"}, Usage: &fakemodel.Usage{PromptTokens: 7, CompletionTokens: 1}})
-	if _, err := w.native.Run(t.Context(), w.request("hi"), func(adapter.Event) {}); err != nil {
+	if _, err := w.native.Run(t.Context(), w.request("hi"), func(backend.Event) {}); err != nil {
 		t.Fatal(err)
 	}
 	snaps := w.native.RateSnapshots(time.Now())

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/agent"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 // Causes of a run's context ending other than a cancel from the caller.
@@ -18,11 +18,11 @@ var (
 
 // Run runs req with our agent in req.Workspace, giving every event to emit as it
 // happens. The error is for what prevented the run (a refused request wraps
-// runner.ErrInvalidRequest); a provider failure is a Result with ProviderError and
+// backend.ErrInvalidRequest); a provider failure is a Result with ProviderError and
 // ErrorKind, and a stopped run a Result with Stopped set.
-func (n *Native) Run(ctx context.Context, req *adapter.Request, emit func(adapter.Event)) (adapter.Result, error) {
+func (n *Native) Run(ctx context.Context, req *backend.Request, emit func(backend.Event)) (backend.Result, error) {
 	if err := n.Validate(req); err != nil {
-		return adapter.Result{}, invalid(err)
+		return backend.Result{}, invalid(err)
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -35,19 +35,19 @@ func (n *Native) Run(ctx context.Context, req *adapter.Request, emit func(adapte
 	errs := &providerErrors{}
 	run, err := n.prepare(req, errs.wrap(req.Thinking))
 	if err != nil {
-		return adapter.Result{}, err
+		return backend.Result{}, err
 	}
 	defer run.Close()
 	if run.SessionID != "" {
-		emit(adapter.Event{Kind: adapter.EventSession, SessionID: run.SessionID})
+		emit(backend.Event{Kind: backend.EventSession, SessionID: run.SessionID})
 	}
 	before := run.Agent.Stats()
-	tr := newTranslator(emit, errs, req.EventMode == adapter.EventsFull, before.Cost)
+	tr := newTranslator(emit, errs, req.EventMode == backend.EventsFull, before.Cost)
 	res := run.Agent.Run(ctx, req.Prompt, func(ev agent.Event) {
 		idle.Reset(idleAfter)
 		tr.event(ev)
 	})
-	out := adapter.Result{
+	out := backend.Result{
 		Text: res.Text, SessionID: run.SessionID, StopReason: string(res.Stop),
 		Usage: usageBetween(before, res.Stats), Records: tr.records, RecordsCut: tr.cut,
 	}
@@ -55,7 +55,7 @@ func (n *Native) Run(ctx context.Context, req *adapter.Request, emit func(adapte
 	case res.Stop == agent.StopCancelled:
 		kind := stoppedBy(ctx)
 		out.Stopped, out.ErrorKind = string(kind), kind
-		emit(adapter.Event{Kind: adapter.EventError, Text: "run stopped: " + context.Cause(ctx).Error(), ErrorKind: kind})
+		emit(backend.Event{Kind: backend.EventError, Text: "run stopped: " + context.Cause(ctx).Error(), ErrorKind: kind})
 	case res.Err != nil:
 		out.ProviderError, out.ErrorKind = res.Err.Error(), errs.kindOf(res.Err)
 	}

@@ -9,8 +9,7 @@ import (
 	"testing"
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
-	"github.com/etalab-ia/albert-code/internal/serve/runner"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 func TestRunStreamsTokensReasoningAndUsageAsTheyArrive(t *testing.T) {
@@ -22,19 +21,19 @@ func TestRunStreamsTokensReasoningAndUsageAsTheyArrive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []adapter.EventKind{adapter.EventSession, adapter.EventReasoning, adapter.EventReasoning,
-		adapter.EventDelta, adapter.EventDelta, adapter.EventUsage}
+	want := []backend.EventKind{backend.EventSession, backend.EventReasoning, backend.EventReasoning,
+		backend.EventDelta, backend.EventDelta, backend.EventUsage}
 	if got := ev.kinds(); !slices.Equal(got, want) {
 		t.Fatalf("events %v, want %v", got, want)
 	}
-	if d := ev.of(adapter.EventDelta); d[0].Text != "Hel" || d[1].Text != "lo" {
+	if d := ev.of(backend.EventDelta); d[0].Text != "Hel" || d[1].Text != "lo" {
 		t.Errorf("deltas %+v", d)
 	}
-	if u := ev.of(adapter.EventUsage)[0].Usage; u.InputTokens != 11 || u.OutputTokens != 4 {
+	if u := ev.of(backend.EventUsage)[0].Usage; u.InputTokens != 11 || u.OutputTokens != 4 {
 		t.Errorf("usage event %+v", u)
 	}
 	if res.Text != "Hello" || res.StopReason != "end_turn" || res.Usage.InputTokens != 11 || res.SessionID == "" ||
-		res.SessionID != ev.of(adapter.EventSession)[0].SessionID || res.Stopped != "" {
+		res.SessionID != ev.of(backend.EventSession)[0].SessionID || res.Stopped != "" {
 		t.Errorf("result %+v", res)
 	}
 }
@@ -52,7 +51,7 @@ func TestRunExecutesToolsInTheWorkspace(t *testing.T) {
 	if data, err := os.ReadFile(filepath.Join(w.ws, "out.txt")); err != nil || string(data) != "made" {
 		t.Errorf("out.txt: %q %v (the auto-approve profile should let the write run)", data, err)
 	}
-	call, result := ev.of(adapter.EventToolCall), ev.of(adapter.EventToolResult)
+	call, result := ev.of(backend.EventToolCall), ev.of(backend.EventToolResult)
 	if len(call) != 1 || call[0].Tool.ID != "w1" || call[0].Tool.Name != "write" || !strings.Contains(string(call[0].Tool.Arguments), "out.txt") {
 		t.Errorf("tool call events %+v", call)
 	}
@@ -74,16 +73,16 @@ func TestRunIgnoresProjectConfigurationInTheWorkspace(t *testing.T) {
 }
 
 // discard drops a run's events.
-func discard(adapter.Event) {}
+func discard(backend.Event) {}
 
 func TestRunOptionsReachTheModel(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name  string
-		req   func(*adapter.Request)
+		req   func(*backend.Request)
 		check func(t *testing.T, body map[string]any)
 	}{
-		{"system prompt replaced and appended", func(r *adapter.Request) {
+		{"system prompt replaced and appended", func(r *backend.Request) {
 			r.SystemPrompt, r.AppendSystemPrompt = "You are terse.", "Answer in French."
 		}, func(t *testing.T, b map[string]any) {
 			sys := b["messages"].([]any)[0].(map[string]any)
@@ -91,19 +90,19 @@ func TestRunOptionsReachTheModel(t *testing.T) {
 				t.Errorf("system message %v", sys)
 			}
 		}},
-		{"append keeps the built prompt", func(r *adapter.Request) { r.AppendSystemPrompt = "Answer in French." },
+		{"append keeps the built prompt", func(r *backend.Request) { r.AppendSystemPrompt = "Answer in French." },
 			func(t *testing.T, b map[string]any) {
 				c := b["messages"].([]any)[0].(map[string]any)["content"].(string)
 				if !strings.Contains(c, "Working directory: ") || !strings.HasSuffix(c, "\n\nAnswer in French.") {
 					t.Errorf("system prompt %q", c)
 				}
 			}},
-		{"no tools", func(r *adapter.Request) { r.NoTools = true }, func(t *testing.T, b map[string]any) {
+		{"no tools", func(r *backend.Request) { r.NoTools = true }, func(t *testing.T, b map[string]any) {
 			if _, ok := b["tools"]; ok {
 				t.Errorf("tools sent: %v", b["tools"])
 			}
 		}},
-		{"tool allow-list", func(r *adapter.Request) { r.ToolsAllowlist = []string{"read", "grep"} }, func(t *testing.T, b map[string]any) {
+		{"tool allow-list", func(r *backend.Request) { r.ToolsAllowlist = []string{"read", "grep"} }, func(t *testing.T, b map[string]any) {
 			var names []string
 			for _, tl := range b["tools"].([]any) {
 				names = append(names, tl.(map[string]any)["function"].(map[string]any)["name"].(string))
@@ -113,7 +112,7 @@ func TestRunOptionsReachTheModel(t *testing.T) {
 				t.Errorf("tools %v", names)
 			}
 		}},
-		{"thinking and model", func(r *adapter.Request) { r.Thinking, r.Model = "high", "qwen" }, func(t *testing.T, b map[string]any) {
+		{"thinking and model", func(r *backend.Request) { r.Thinking, r.Model = "high", "qwen" }, func(t *testing.T, b map[string]any) {
 			if b["reasoning_effort"] != "high" || !strings.Contains(b["model"].(string), "Qwen") {
 				t.Errorf("reasoning_effort %v, model %v", b["reasoning_effort"], b["model"])
 			}
@@ -157,7 +156,7 @@ func TestContinueResumesTheWorkspaceSession(t *testing.T) {
 	}
 	req = w.request("again")
 	req.Resume = "no-such-session"
-	if _, err := w.native.Run(t.Context(), req, discard); !errors.Is(err, runner.ErrInvalidRequest) {
+	if _, err := w.native.Run(t.Context(), req, discard); !errors.Is(err, backend.ErrInvalidRequest) {
 		t.Errorf("resume of an unknown session: %v, want an invalid request", err)
 	}
 }
@@ -165,18 +164,18 @@ func TestContinueResumesTheWorkspaceSession(t *testing.T) {
 func TestInvalidRequestsAreRefusedBeforeAnythingRuns(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	tests := map[string]func(*adapter.Request){
-		"relative workspace":       func(r *adapter.Request) { r.Workspace = "ws" },
-		"missing workspace":        func(r *adapter.Request) { r.Workspace = filepath.Join(w.ws, "nope") },
-		"extra args":               func(r *adapter.Request) { r.ExtraArgs = []string{"--x"} },
-		"no tools with allow-list": func(r *adapter.Request) { r.NoTools, r.ToolsAllowlist = true, []string{"read"} },
-		"unknown thinking level":   func(r *adapter.Request) { r.Thinking = "max" },
-		"unknown model":            func(r *adapter.Request) { r.Model = "gpt-9" },
+	tests := map[string]func(*backend.Request){
+		"relative workspace":       func(r *backend.Request) { r.Workspace = "ws" },
+		"missing workspace":        func(r *backend.Request) { r.Workspace = filepath.Join(w.ws, "nope") },
+		"extra args":               func(r *backend.Request) { r.ExtraArgs = []string{"--x"} },
+		"no tools with allow-list": func(r *backend.Request) { r.NoTools, r.ToolsAllowlist = true, []string{"read"} },
+		"unknown thinking level":   func(r *backend.Request) { r.Thinking = "max" },
+		"unknown model":            func(r *backend.Request) { r.Model = "gpt-9" },
 	}
 	for name, mod := range tests {
 		req := w.request("hi")
 		mod(req)
-		if _, err := w.native.Run(t.Context(), req, discard); !errors.Is(err, runner.ErrInvalidRequest) {
+		if _, err := w.native.Run(t.Context(), req, discard); !errors.Is(err, backend.ErrInvalidRequest) {
 			t.Errorf("%s: %v, want an invalid request", name, err)
 		}
 	}
@@ -193,7 +192,7 @@ func TestEventModeFullKeepsTheAgentEvents(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, text("a", "b"))
 	req := w.request("hi")
-	req.EventMode = adapter.EventsFull
+	req.EventMode = backend.EventsFull
 	res, err := w.native.Run(t.Context(), req, discard)
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 func TestCancelStopsASlowStreamPromptly(t *testing.T) {
@@ -25,9 +25,9 @@ func TestCancelStopsASlowStreamPromptly(t *testing.T) {
 	var once sync.Once
 	var cancelled time.Time
 	var ev events
-	res, err := w.native.Run(ctx, w.request("talk"), func(e adapter.Event) {
+	res, err := w.native.Run(ctx, w.request("talk"), func(e backend.Event) {
 		ev.emit(e)
-		if e.Kind == adapter.EventDelta {
+		if e.Kind == backend.EventDelta {
 			once.Do(func() { cancelled = time.Now(); cancel() })
 		}
 	})
@@ -38,10 +38,10 @@ func TestCancelStopsASlowStreamPromptly(t *testing.T) {
 	if took > 500*time.Millisecond {
 		t.Errorf("Run returned %v after the cancel", took)
 	}
-	if res.StopReason != "cancelled" || res.Stopped != "cancelled" || res.ErrorKind != adapter.ErrorCancelled {
+	if res.StopReason != "cancelled" || res.Stopped != "cancelled" || res.ErrorKind != backend.ErrorCancelled {
 		t.Errorf("result %+v", res)
 	}
-	if errs := ev.of(adapter.EventError); len(errs) != 1 || errs[0].ErrorKind != adapter.ErrorCancelled {
+	if errs := ev.of(backend.EventError); len(errs) != 1 || errs[0].ErrorKind != backend.ErrorCancelled {
 		t.Errorf("error events %+v", errs)
 	}
 }
@@ -50,11 +50,11 @@ func TestTimeoutsStopTheRun(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name string
-		set  func(*adapter.Request)
-		want adapter.ErrorKind
+		set  func(*backend.Request)
+		want backend.ErrorKind
 	}{
-		{"total", func(r *adapter.Request) { r.Timeout = 200 * time.Millisecond }, adapter.ErrorTimeout},
-		{"idle", func(r *adapter.Request) { r.IdleTimeout = 200 * time.Millisecond }, adapter.ErrorIdle},
+		{"total", func(r *backend.Request) { r.Timeout = 200 * time.Millisecond }, backend.ErrorTimeout},
+		{"idle", func(r *backend.Request) { r.IdleTimeout = 200 * time.Millisecond }, backend.ErrorIdle},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -78,12 +78,12 @@ func TestProviderErrorsCarryTheirKind(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		turn fakemodel.Turn
-		want adapter.ErrorKind
+		want backend.ErrorKind
 	}{
-		{fakemodel.Turn{Error: &fakemodel.ErrorAnswer{Status: 401, Body: `{"detail":"bad key"}`}}, adapter.ErrorAuth},
+		{fakemodel.Turn{Error: &fakemodel.ErrorAnswer{Status: 401, Body: `{"detail":"bad key"}`}}, backend.ErrorAuth},
 		// Retry-After past the retry policy's longest wait: returned at once.
-		{fakemodel.Turn{Error: &fakemodel.ErrorAnswer{Status: 429, Body: `{"detail":"slow down"}`}}.WithHeader("Retry-After", "3600"), adapter.ErrorRateLimit},
-		{fakemodel.Turn{Error: &fakemodel.ErrorAnswer{Status: 400, Body: `{"detail":"context too long"}`}}, adapter.ErrorProvider},
+		{fakemodel.Turn{Error: &fakemodel.ErrorAnswer{Status: 429, Body: `{"detail":"slow down"}`}}.WithHeader("Retry-After", "3600"), backend.ErrorRateLimit},
+		{fakemodel.Turn{Error: &fakemodel.ErrorAnswer{Status: 400, Body: `{"detail":"context too long"}`}}, backend.ErrorProvider},
 	}
 	for _, tc := range tests {
 		t.Run(string(tc.want), func(t *testing.T) {
@@ -94,7 +94,7 @@ func TestProviderErrorsCarryTheirKind(t *testing.T) {
 			if err != nil || res.ErrorKind != tc.want || res.ProviderError == "" || res.StopReason != "error" {
 				t.Errorf("%v %+v", err, res)
 			}
-			if errs := ev.of(adapter.EventError); len(errs) != 1 || errs[0].ErrorKind != tc.want {
+			if errs := ev.of(backend.EventError); len(errs) != 1 || errs[0].ErrorKind != tc.want {
 				t.Errorf("error events %+v", errs)
 			}
 		})
@@ -108,7 +108,7 @@ func TestParallelRunsOnDifferentWorkspacesShareNothing(t *testing.T) {
 	type one struct {
 		srv *fakemodel.Server
 		ws  string
-		res adapter.Result
+		res backend.Result
 		err error
 	}
 	runs := make([]one, n)
@@ -127,7 +127,7 @@ func TestParallelRunsOnDifferentWorkspacesShareNothing(t *testing.T) {
 	for i := range runs {
 		wg.Go(func() {
 			// One backend for every run; each request brings its own model server.
-			req := &adapter.Request{Prompt: "go", Workspace: runs[i].ws, Env: map[string]string{"ALBERT_CODE_BASE_URL": runs[i].srv.URL()}}
+			req := &backend.Request{Prompt: "go", Workspace: runs[i].ws, Env: map[string]string{"ALBERT_CODE_BASE_URL": runs[i].srv.URL()}}
 			runs[i].res, runs[i].err = base.native.Run(t.Context(), req, discard)
 		})
 	}

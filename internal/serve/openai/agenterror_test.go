@@ -5,15 +5,16 @@ import (
 	"testing"
 
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 // ownFailureAgent is the fake agent's adapter reporting the agent's own failure,
 // as the claude adapter does for an error_max_turns result.
 type ownFailureAgent struct{ *adapter.Declarative }
 
-func (g ownFailureAgent) ParseOutput(stdout []byte, req *adapter.Request) adapter.Result {
+func (g ownFailureAgent) ParseOutput(stdout []byte, req *backend.Request) backend.Result {
 	res := g.Declarative.ParseOutput(stdout, req)
-	res.AgentError, res.ErrorKind = "claude stopped: error_max_turns: Reached maximum number of turns (1)", adapter.ErrorAgent
+	res.AgentError, res.ErrorKind = "claude stopped: error_max_turns: Reached maximum number of turns (1)", backend.ErrorAgent
 	return res
 }
 

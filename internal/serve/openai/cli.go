@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/structured"
 	"github.com/etalab-ia/albert-code/internal/serve/workspace"
 )
@@ -75,8 +76,8 @@ func (h *Handler) serveCLI(w http.ResponseWriter, r *http.Request, a adapter.Ada
 
 // requestOf is the run a request asks for, before its prompt: the model, the
 // reasoning effort and the run headers.
-func requestOf(c *chat, ws string) adapter.Request {
-	return adapter.Request{Workspace: ws, Model: c.model, Thinking: c.req.ReasoningEffort,
+func requestOf(c *chat, ws string) backend.Request {
+	return backend.Request{Workspace: ws, Model: c.model, Thinking: c.req.ReasoningEffort,
 		ExtraArgs: c.hdr.extraArgs, ToolsAllowlist: c.hdr.allowlist, Resume: c.hdr.resume, Continue: c.hdr.continued,
 		AppendSystemPrompt: c.hdr.appendSystem, Timeout: c.hdr.timeout}
 }
@@ -121,9 +122,9 @@ type wholeMessages interface{ WholeMessages() bool }
 
 // cliPlain runs the agent once and passes its answer on, streaming its deltas as
 // they come when the client streams.
-func (h *Handler) cliPlain(w http.ResponseWriter, r *http.Request, a adapter.Adapter, c *chat, ans *answer, req adapter.Request) {
+func (h *Handler) cliPlain(w http.ResponseWriter, r *http.Request, a adapter.Adapter, c *chat, ans *answer, req backend.Request) {
 	var s *stream
-	emit := func(adapter.Event) {}
+	emit := func(backend.Event) {}
 	ctx, stop := context.WithCancel(r.Context())
 	defer stop()
 	if c.req.Stream {
@@ -133,11 +134,11 @@ func (h *Handler) cliPlain(w http.ResponseWriter, r *http.Request, a adapter.Ada
 		if w, ok := a.(wholeMessages); ok && w.WholeMessages() {
 			s.open()
 		}
-		emit = func(ev adapter.Event) {
+		emit = func(ev backend.Event) {
 			switch ev.Kind {
-			case adapter.EventDelta:
+			case backend.EventDelta:
 				s.text(ev.Text)
-			case adapter.EventReasoning:
+			case backend.EventReasoning:
 				s.reasoning(ev.Text)
 			}
 			if s.broken.Load() {
@@ -174,7 +175,7 @@ func (h *Handler) cliPlain(w http.ResponseWriter, r *http.Request, a adapter.Ada
 
 // failed reports a result that is no answer: the agent stopped, crashed, or
 // its provider refused.
-func failed(res adapter.Result) (string, bool) {
+func failed(res backend.Result) (string, bool) {
 	switch {
 	case res.Stopped != "" && res.Stopped != "exited":
 		return res.Stopped, true
@@ -192,7 +193,7 @@ func failed(res adapter.Result) (string, bool) {
 // emulated tool calls or checked against the schema, with corrective retries in
 // the agent's session when a tool call is required, names a tool the request does
 // not offer, or the answer does not match.
-func (h *Handler) cliEmulated(ctx context.Context, a adapter.Adapter, c *chat, base adapter.Request) reply {
+func (h *Handler) cliEmulated(ctx context.Context, a adapter.Adapter, c *chat, base backend.Request) reply {
 	var calls *structured.Schema
 	if c.toolsActive() {
 		var err error
@@ -200,7 +201,7 @@ func (h *Handler) cliEmulated(ctx context.Context, a adapter.Adapter, c *chat, b
 			return reply{err: &apiError{Status: http.StatusInternalServerError, Type: typeServer, Message: err.Error()}}
 		}
 	}
-	attempt := func(ctx context.Context, t structured.Turn) (adapter.Result, error) {
+	attempt := func(ctx context.Context, t structured.Turn) (backend.Result, error) {
 		req := base
 		req.Prompt = t.Prompt
 		if t.Index > 0 {
@@ -222,12 +223,12 @@ func (h *Handler) cliEmulated(ctx context.Context, a adapter.Adapter, c *chat, b
 			return reply{err: &apiError{Status: http.StatusInternalServerError, Type: typeServer, Message: err.Error()}}
 		}
 		schema = final
-		opts.Unchecked = func(res adapter.Result) bool { _, ok := toolCallsIn(res.Text, calls); return ok }
+		opts.Unchecked = func(res backend.Result) bool { _, ok := toolCallsIn(res.Text, calls); return ok }
 	case c.toolsActive():
 		// auto: the answer is tool calls when it reads as them, else text; only
 		// a call of a tool the request does not offer is corrected.
 		schema = calls
-		opts.Unchecked = func(res adapter.Result) bool { return len(wrongCalls(c, res.Text)) == 0 }
+		opts.Unchecked = func(res backend.Result) bool { return len(wrongCalls(c, res.Text)) == 0 }
 	default:
 		schema = c.schema
 	}

@@ -12,9 +12,8 @@ import (
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/llm"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/native"
-	"github.com/etalab-ia/albert-code/internal/serve/runner"
 	"github.com/etalab-ia/albert-code/internal/serve/supervisor"
 	"github.com/etalab-ia/albert-code/internal/serve/workspace"
 )
@@ -103,7 +102,7 @@ func errorOf(ctx context.Context, err error) *apiError {
 			Code: ptr("workspace_busy"), RetryAfter: qf.RetryAfter}
 	case errors.As(err, &nameErr):
 		return withCode(badRequest("x-albert-code-workspace", "%s", nameErr.Error()), "invalid_workspace")
-	case errors.Is(err, runner.ErrInvalidRequest):
+	case errors.Is(err, backend.ErrInvalidRequest):
 		return badRequest("", "%s", err.Error())
 	case errors.Is(err, supervisor.ErrNotFound):
 		// /run's answer too: a 500 with the shell's "command not found" code.
@@ -117,10 +116,10 @@ func errorOf(ctx context.Context, err error) *apiError {
 // is the client's 429 (the client should slow down too); a refusal of a request
 // is a 400 carrying the provider's reason; the server's own key refused, or a
 // provider out of reach, is a 502, not the client's fault.
-func providerError(err error, kind adapter.ErrorKind) *apiError {
+func providerError(err error, kind backend.ErrorKind) *apiError {
 	msg := err.Error()
 	switch kind {
-	case adapter.ErrorRateLimit:
+	case backend.ErrorRateLimit:
 		wait := defaultRetryAfter
 		var apiErr *llm.APIError
 		if errors.As(err, &apiErr) && apiErr.RetryAfter > 0 {
@@ -128,9 +127,9 @@ func providerError(err error, kind adapter.ErrorKind) *apiError {
 		}
 		return &apiError{Status: http.StatusTooManyRequests, Type: typeRateLimit, Message: "the model provider's rate limit: " + msg,
 			Code: ptr("rate_limit_exceeded"), RetryAfter: wait}
-	case adapter.ErrorTimeout, adapter.ErrorIdle:
+	case backend.ErrorTimeout, backend.ErrorIdle:
 		return &apiError{Status: http.StatusGatewayTimeout, Type: typeServer, Message: msg, Code: ptr("timeout")}
-	case adapter.ErrorProvider:
+	case backend.ErrorProvider:
 		var apiErr *llm.APIError
 		if errors.As(err, &apiErr) && apiErr.Status == http.StatusBadRequest {
 			return withCode(badRequest("", "the model provider refused the request: %s", msg), "provider_refused")

@@ -18,6 +18,7 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/llm"
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/native"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
 	"github.com/etalab-ia/albert-code/internal/serve/workspace"
@@ -178,7 +179,7 @@ func (h *Handler) accepts(m string, own []string) bool {
 	case completer:
 		return len(own) == 0 || slices.Contains(own, m)
 	case adapter.Adapter:
-		return adapter.Validate(b, &adapter.Request{Model: m}) == nil
+		return adapter.Validate(b, &backend.Request{Model: m}) == nil
 	}
 	return true
 }

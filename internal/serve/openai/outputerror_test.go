@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 // garbledAgent is the fake agent's adapter reporting a line it could not read, as
@@ -16,7 +17,7 @@ type garbledAgent struct{ *adapter.Declarative }
 
 const garbledLine = `fake printed a line that is not a JSON record: "Segmentation fault"`
 
-func (g garbledAgent) ParseOutput(stdout []byte, req *adapter.Request) adapter.Result {
+func (g garbledAgent) ParseOutput(stdout []byte, req *backend.Request) backend.Result {
 	res := g.Declarative.ParseOutput(stdout, req)
 	res.OutputError = garbledLine
 	return res

@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strconv"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 // providerStatus finds the HTTP status a CLI agent quotes in a provider's error:
@@ -29,17 +29,17 @@ func statusIn(msg string) int {
 // of reach or refusing the server's credentials a 502, not the client's fault.
 // The kind the adapter gave and the status quoted in the message decide; with
 // neither, it is a refusal of the request, as /run answers it.
-func providerRefusal(msg string, kind adapter.ErrorKind) *apiError {
+func providerRefusal(msg string, kind backend.ErrorKind) *apiError {
 	status := statusIn(msg)
 	switch {
-	case kind == adapter.ErrorRateLimit || status == http.StatusTooManyRequests:
+	case kind == backend.ErrorRateLimit || status == http.StatusTooManyRequests:
 		return &apiError{Status: http.StatusTooManyRequests, Type: typeRateLimit, Code: ptr("rate_limit_exceeded"),
 			Message: "the model provider's rate limit: " + msg, RetryAfter: defaultRetryAfter}
-	case kind == adapter.ErrorAuth || kind == adapter.ErrorUnreachable ||
+	case kind == backend.ErrorAuth || kind == backend.ErrorUnreachable ||
 		status == http.StatusUnauthorized || status == http.StatusForbidden || status >= 500:
 		return &apiError{Status: http.StatusBadGateway, Type: typeServer, Code: ptr("provider_error"),
 			Message: "the model provider failed: " + msg}
-	case kind == adapter.ErrorTimeout || kind == adapter.ErrorIdle:
+	case kind == backend.ErrorTimeout || kind == backend.ErrorIdle:
 		return &apiError{Status: http.StatusGatewayTimeout, Type: typeServer, Code: ptr("timeout"), Message: msg}
 	}
 	return withCode(badRequest("", "the model provider refused the request: %s", msg), "provider_refused")

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/etalab-ia/albert-code/internal/llm"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/structured"
 )
 
@@ -66,20 +66,20 @@ const conversationSession = "conversation"
 func (h *Handler) nativeStructured(ctx context.Context, comp completer, c *chat) reply {
 	conv := withInstruction(c.messages, schemaInstruction(c.schema, c.toolsActive()))
 	var last *llm.Response
-	attempt := func(ctx context.Context, t structured.Turn) (adapter.Result, error) {
+	attempt := func(ctx context.Context, t structured.Turn) (backend.Result, error) {
 		if t.Index > 0 {
 			conv = append(conv, llm.Message{Role: llm.RoleAssistant, Content: last.Message.Content},
 				llm.Message{Role: llm.RoleUser, Content: t.Prompt})
 		}
 		resp, err := comp.Complete(ctx, h.turnRequest(c, conv), nil)
 		if err != nil {
-			return adapter.Result{}, err
+			return backend.Result{}, err
 		}
 		last = resp
-		return adapter.Result{Text: resp.Message.Content, SessionID: conversationSession, Usage: fromLLM(resp.Usage)}, nil
+		return backend.Result{Text: resp.Message.Content, SessionID: conversationSession, Usage: fromLLM(resp.Usage)}, nil
 	}
 	out, err := structured.Run(ctx, "", c.schema, attempt, structured.Options{
-		Unchecked: func(adapter.Result) bool { return len(last.Message.ToolCalls) > 0 },
+		Unchecked: func(backend.Result) bool { return len(last.Message.ToolCalls) > 0 },
 	})
 	if err != nil {
 		if e := errorOf(ctx, err); e != nil {
@@ -113,7 +113,7 @@ func outcomeReply(out *structured.Outcome) reply {
 // resultError answers for a CLI agent's run that failed: stopped, refused by its
 // provider, or crashed. A provider's refusal comes first: the real CLIs exit 1 on
 // one, and the client needs the provider's reason, not the exit code.
-func resultError(res adapter.Result) *apiError {
+func resultError(res backend.Result) *apiError {
 	switch {
 	case res.Stopped == "timeout" || res.Stopped == "idle":
 		return &apiError{Status: http.StatusGatewayTimeout, Type: typeServer, Code: ptr("timeout"),

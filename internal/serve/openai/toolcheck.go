@@ -10,7 +10,7 @@ import (
 	"sync"
 
 	"github.com/etalab-ia/albert-code/internal/llm"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/structured"
 )
 
@@ -154,7 +154,7 @@ func quoteNames(names []string) string {
 // prompt that names the mistake, in the session or restating task.
 func withToolCorrection(c *chat, task string, attempt structured.AttemptFunc) structured.AttemptFunc {
 	var last string
-	return func(ctx context.Context, t structured.Turn) (adapter.Result, error) {
+	return func(ctx context.Context, t structured.Turn) (backend.Result, error) {
 		if t.Index > 0 {
 			if fix := toolCorrection(c, last); fix != "" {
 				t.Prompt = fix

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 
 	"github.com/etalab-ia/albert-code/internal/llm"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 // completion is a whole chat.completion answer.
@@ -103,7 +103,7 @@ type outputDetails struct {
 	ReasoningTokens int64 `json:"reasoning_tokens"`
 }
 
-func usageOf(u adapter.Usage) usage {
+func usageOf(u backend.Usage) usage {
 	out := usage{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens, TotalTokens: u.InputTokens + u.OutputTokens}
 	if u.CacheReadTokens > 0 {
 		out.PromptTokensDetails = &promptDetails{CachedTokens: u.CacheReadTokens}
@@ -115,8 +115,8 @@ func usageOf(u adapter.Usage) usage {
 }
 
 // fromLLM converts a model call's usage to the adapters' shape, which sums attempts.
-func fromLLM(u llm.Usage) adapter.Usage {
-	return adapter.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+func fromLLM(u llm.Usage) backend.Usage {
+	return backend.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 		CacheReadTokens: u.CachedInputTokens, ReasoningTokens: u.ReasoningTokens}
 }
 

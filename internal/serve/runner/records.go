@@ -3,7 +3,7 @@ package runner
 import (
 	"encoding/json"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/supervisor"
 )
 
@@ -13,7 +13,7 @@ type recorder struct {
 	on      bool
 	limit   int
 	used    int
-	records []adapter.Record
+	records []backend.Record
 	cut     int
 }
 
@@ -41,10 +41,10 @@ func (r *recorder) add(line []byte) {
 		if json.Unmarshal(obj["type"], &t) == nil && t != "" {
 			typ = t
 		}
-		r.records = append(r.records, adapter.Record{Type: typ, Event: json.RawMessage(append([]byte(nil), line...))})
+		r.records = append(r.records, backend.Record{Type: typ, Event: json.RawMessage(append([]byte(nil), line...))})
 	default:
 		// Not a JSON object: kept as a string, marked so clients can tell.
 		raw, _ := json.Marshal(string(line))
-		r.records = append(r.records, adapter.Record{Type: "raw_stdout", Event: raw})
+		r.records = append(r.records, backend.Record{Type: "raw_stdout", Event: raw})
 	}
 }

@@ -72,9 +72,9 @@ func New(opts Options) *Runner {
 // one goroutine at a time). The error is for what prevented the run (ErrInvalidRequest,
 // a missing binary wrapping supervisor.ErrNotFound); an agent that failed is a Result
 // with its exit code and stderr.
-func (r *Runner) Run(ctx context.Context, b adapter.Backend, req adapter.Request, emit func(adapter.Event)) (adapter.Result, error) {
+func (r *Runner) Run(ctx context.Context, b adapter.Backend, req backend.Request, emit func(backend.Event)) (backend.Result, error) {
 	if emit == nil {
-		emit = func(adapter.Event) {}
+		emit = func(backend.Event) {}
 	}
 	switch b := b.(type) {
 	case adapter.Adapter:
@@ -82,47 +82,47 @@ func (r *Runner) Run(ctx context.Context, b adapter.Backend, req adapter.Request
 	case adapter.Direct:
 		return r.runDirect(ctx, b, req, emit)
 	default:
-		return adapter.Result{}, fmt.Errorf("backend %s is neither an Adapter nor a Direct backend", b.Name())
+		return backend.Result{}, fmt.Errorf("backend %s is neither an Adapter nor a Direct backend", b.Name())
 	}
 }
 
-func (r *Runner) runDirect(ctx context.Context, d adapter.Direct, req adapter.Request, emit func(adapter.Event)) (adapter.Result, error) {
+func (r *Runner) runDirect(ctx context.Context, d adapter.Direct, req backend.Request, emit func(backend.Event)) (backend.Result, error) {
 	start := time.Now()
-	res, err := d.Run(ctx, &req, func(ev adapter.Event) {
-		if ev.Kind != adapter.EventStop {
+	res, err := d.Run(ctx, &req, func(ev backend.Event) {
+		if ev.Kind != backend.EventStop {
 			emit(ev)
 		}
 	})
 	res.Duration = time.Since(start)
 	if err != nil {
-		emit(adapter.Event{Kind: adapter.EventError, Text: err.Error()})
+		emit(backend.Event{Kind: backend.EventError, Text: err.Error()})
 	}
 	emit(stopEvent(res))
 	return res, err
 }
 
-func (r *Runner) runProcess(ctx context.Context, a adapter.Adapter, req adapter.Request, emit func(adapter.Event)) (adapter.Result, error) {
+func (r *Runner) runProcess(ctx context.Context, a adapter.Adapter, req backend.Request, emit func(backend.Event)) (backend.Result, error) {
 	if err := adapter.Validate(a, &req); err != nil {
-		return adapter.Result{}, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
+		return backend.Result{}, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
 	}
 	if req.TempDir == "" {
 		tmp, err := workspace.Ephemeral(r.opts.TempParent)
 		if err != nil {
-			return adapter.Result{}, err
+			return backend.Result{}, err
 		}
 		defer tmp.Remove()
 		req.TempDir = tmp.Dir
 	}
 	argv, err := a.BuildArgv(&req)
 	if err != nil {
-		return adapter.Result{}, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
+		return backend.Result{}, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
 	}
 	base := r.opts.BaseEnv
 	if base == nil {
 		base = os.Environ()
 	}
 	stream := adapter.NewStream(a, &req)
-	rec := newRecorder(req.EventMode == adapter.EventsFull, r.opts.StdoutLimit)
+	rec := newRecorder(req.EventMode == backend.EventsFull, r.opts.StdoutLimit)
 	spec := supervisor.Spec{
 		Argv: argv, Dir: req.Workspace, Env: adapter.Env(a, &req, base), Stdin: adapter.Stdin(a, &req),
 		StdoutLimit: r.opts.StdoutLimit, StderrLimit: r.opts.StderrLimit,
@@ -131,7 +131,7 @@ func (r *Runner) runProcess(ctx context.Context, a adapter.Adapter, req adapter.
 		OnStdoutLine: func(line []byte) {
 			rec.add(line)
 			for _, ev := range stream.Line(line) {
-				if ev.Kind != adapter.EventStop {
+				if ev.Kind != backend.EventStop {
 					emit(ev)
 				}
 			}
@@ -141,15 +141,15 @@ func (r *Runner) runProcess(ctx context.Context, a adapter.Adapter, req adapter.
 		sb := sandbox.New(sandbox.Config{Mode: sandbox.WorkspaceWrite, WorkDir: req.Workspace, Writable: r.opts.Writable, Network: sandbox.NetworkOn})
 		defer sb.Close()
 		if st := sb.Status(); !st.Active {
-			return adapter.Result{}, fmt.Errorf("the CLI agent is to run in the %s sandbox, but %s", mode, st.Reason)
+			return backend.Result{}, fmt.Errorf("the CLI agent is to run in the %s sandbox, but %s", mode, st.Reason)
 		}
 		spec.Confine = func(cmd *exec.Cmd) (func(), error) { return sb.Confine(mode, cmd) }
 	}
 	out, err := supervisor.Run(ctx, spec)
 	if err != nil {
 		// The shell's convention for "command not found", as the original reported it.
-		res := adapter.Result{ExitCode: 127, Stderr: err.Error(), Stopped: string(supervisor.Exited)}
-		emit(adapter.Event{Kind: adapter.EventError, Text: err.Error(), ExitCode: intp(127)})
+		res := backend.Result{ExitCode: 127, Stderr: err.Error(), Stopped: string(supervisor.Exited)}
+		emit(backend.Event{Kind: backend.EventError, Text: err.Error(), ExitCode: intp(127)})
 		emit(stopEvent(res))
 		return res, err
 	}
@@ -161,7 +161,7 @@ func (r *Runner) runProcess(ctx context.Context, a adapter.Adapter, req adapter.
 	res.Records, res.RecordsCut = rec.records, rec.cut
 	res.Duration = out.Runtime + out.Stopping
 	if out.Reason != supervisor.Exited || out.ExitCode != 0 {
-		emit(adapter.Event{Kind: adapter.EventError, Text: failure(out), ExitCode: intp(out.ExitCode)})
+		emit(backend.Event{Kind: backend.EventError, Text: failure(out), ExitCode: intp(out.ExitCode)})
 	}
 	emit(stopEvent(res))
 	return res, nil
@@ -192,7 +192,7 @@ func failure(out supervisor.Result) string {
 
 // stopEvent ends every run: why it stopped, in the agent's words when it finished
 // normally, else the supervisor's; and the run's whole usage.
-func stopEvent(res adapter.Result) adapter.Event {
+func stopEvent(res backend.Result) backend.Event {
 	reason := res.StopReason
 	switch {
 	case res.Stopped != "" && res.Stopped != string(supervisor.Exited):
@@ -203,7 +203,7 @@ func stopEvent(res adapter.Result) adapter.Event {
 		reason = "stop"
 	}
 	u := res.Usage
-	ev := adapter.Event{Kind: adapter.EventStop, StopReason: reason, Usage: &u}
+	ev := backend.Event{Kind: backend.EventStop, StopReason: reason, Usage: &u}
 	if res.Stopped != "" {
 		ev.ExitCode = intp(res.ExitCode)
 	}

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 // direct stands for the in-process agent: events without a process.
@@ -15,25 +15,25 @@ type direct struct {
 
 func (direct) Name() string { return "native" }
 
-func (d direct) Run(_ context.Context, req *adapter.Request, emit func(adapter.Event)) (adapter.Result, error) {
-	emit(adapter.Event{Kind: adapter.EventSession, SessionID: "s-1"})
-	emit(adapter.Event{Kind: adapter.EventDelta, Text: req.Prompt})
-	emit(adapter.Event{Kind: adapter.EventStop, StopReason: "its own stop, dropped"})
-	return adapter.Result{Text: req.Prompt, StopReason: "end_turn", Usage: adapter.Usage{InputTokens: 3}}, d.err
+func (d direct) Run(_ context.Context, req *backend.Request, emit func(backend.Event)) (backend.Result, error) {
+	emit(backend.Event{Kind: backend.EventSession, SessionID: "s-1"})
+	emit(backend.Event{Kind: backend.EventDelta, Text: req.Prompt})
+	emit(backend.Event{Kind: backend.EventStop, StopReason: "its own stop, dropped"})
+	return backend.Result{Text: req.Prompt, StopReason: "end_turn", Usage: backend.Usage{InputTokens: 3}}, d.err
 }
 
 func TestDirectBackendGetsTheSameEnding(t *testing.T) {
 	t.Parallel()
-	var kinds []adapter.EventKind
-	var last adapter.Event
-	res, err := New(Options{}).Run(t.Context(), direct{}, adapter.Request{Prompt: "hi"}, func(e adapter.Event) {
+	var kinds []backend.EventKind
+	var last backend.Event
+	res, err := New(Options{}).Run(t.Context(), direct{}, backend.Request{Prompt: "hi"}, func(e backend.Event) {
 		kinds = append(kinds, e.Kind)
 		last = e
 	})
 	if err != nil || res.Text != "hi" {
 		t.Fatalf("%v %+v", err, res)
 	}
-	if len(kinds) != 3 || kinds[2] != adapter.EventStop || last.StopReason != "end_turn" || last.Usage.InputTokens != 3 || last.ExitCode != nil {
+	if len(kinds) != 3 || kinds[2] != backend.EventStop || last.StopReason != "end_turn" || last.Usage.InputTokens != 3 || last.ExitCode != nil {
 		t.Errorf("events %v, stop %+v", kinds, last)
 	}
 }
@@ -41,9 +41,9 @@ func TestDirectBackendGetsTheSameEnding(t *testing.T) {
 func TestDirectBackendFailure(t *testing.T) {
 	t.Parallel()
 	boom := errors.New("provider unreachable")
-	var kinds []adapter.EventKind
-	_, err := New(Options{}).Run(t.Context(), direct{err: boom}, adapter.Request{}, func(e adapter.Event) { kinds = append(kinds, e.Kind) })
-	if !errors.Is(err, boom) || len(kinds) != 4 || kinds[2] != adapter.EventError || kinds[3] != adapter.EventStop {
+	var kinds []backend.EventKind
+	_, err := New(Options{}).Run(t.Context(), direct{err: boom}, backend.Request{}, func(e backend.Event) { kinds = append(kinds, e.Kind) })
+	if !errors.Is(err, boom) || len(kinds) != 4 || kinds[2] != backend.EventError || kinds[3] != backend.EventStop {
 		t.Errorf("err %v events %v", err, kinds)
 	}
 }
@@ -51,17 +51,17 @@ func TestDirectBackendFailure(t *testing.T) {
 func TestStopReason(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		res  adapter.Result
+		res  backend.Result
 		want string
 	}{
-		{adapter.Result{Stopped: "exited", StopReason: "end_turn"}, "end_turn"},
-		{adapter.Result{Stopped: "exited"}, "stop"},
-		{adapter.Result{Stopped: "exited", ExitCode: 1, StopReason: "end_turn"}, "error"},
-		{adapter.Result{Stopped: "exited", ProviderError: "quota"}, "error"},
-		{adapter.Result{Stopped: "exited", AgentError: "claude stopped: error_max_turns", StopReason: "tool_use"}, "error"},
-		{adapter.Result{Stopped: "idle", ExitCode: -1}, "idle"},
-		{adapter.Result{Stopped: "timeout", StopReason: "end_turn"}, "timeout"},
-		{adapter.Result{Stopped: "cancelled"}, "cancelled"},
+		{backend.Result{Stopped: "exited", StopReason: "end_turn"}, "end_turn"},
+		{backend.Result{Stopped: "exited"}, "stop"},
+		{backend.Result{Stopped: "exited", ExitCode: 1, StopReason: "end_turn"}, "error"},
+		{backend.Result{Stopped: "exited", ProviderError: "quota"}, "error"},
+		{backend.Result{Stopped: "exited", AgentError: "claude stopped: error_max_turns", StopReason: "tool_use"}, "error"},
+		{backend.Result{Stopped: "idle", ExitCode: -1}, "idle"},
+		{backend.Result{Stopped: "timeout", StopReason: "end_turn"}, "timeout"},
+		{backend.Result{Stopped: "cancelled"}, "cancelled"},
 	}
 	for _, tc := range tests {
 		if got := stopEvent(tc.res).StopReason; got != tc.want {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/sandbox"
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 // shAgent is a CLI adapter whose "agent" runs its prompt as a shell script.
@@ -34,7 +35,7 @@ func TestAdapterSandbox(t *testing.T) {
 	for _, mode := range []sandbox.Mode{sandbox.WorkspaceWrite, sandbox.Off} {
 		r := New(Options{Sandbox: mode, Writable: []string{state}, Timeout: time.Minute})
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		res, err := r.Run(ctx, shAgent(t), adapter.Request{Prompt: script, Workspace: ws}, nil)
+		res, err := r.Run(ctx, shAgent(t), backend.Request{Prompt: script, Workspace: ws}, nil)
 		cancel()
 		if err != nil {
 			t.Fatal(err)

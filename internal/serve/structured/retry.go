@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 // DefaultMaxRetries is how many corrective prompts follow a bad answer: the
@@ -26,7 +26,7 @@ type Turn struct {
 // AttemptFunc runs one attempt, usually a runner.Run with the request's prompt and
 // session replaced by the Turn's. Its error is for what prevented the run; an agent
 // that failed is a Result with its exit code.
-type AttemptFunc func(ctx context.Context, t Turn) (adapter.Result, error)
+type AttemptFunc func(ctx context.Context, t Turn) (backend.Result, error)
 
 // Options adjust Run.
 type Options struct {
@@ -35,7 +35,7 @@ type Options struct {
 	MaxRetries int
 	// Unchecked reports an answer to accept as it is: a tool-call turn of the OpenAI
 	// endpoint's emulation, validated only once the final answer comes.
-	Unchecked func(adapter.Result) bool
+	Unchecked func(backend.Result) bool
 }
 
 // End says how a structured run ended, and so what the client gets.
@@ -61,11 +61,11 @@ const (
 // Attempt is one run of the agent, as the API lists it.
 type Attempt struct {
 	Index      int           `json:"index"`
-	Usage      adapter.Usage `json:"usage"`
+	Usage      backend.Usage `json:"usage"`
 	ExitCode   int           `json:"exitCode"`
 	ParseError string        `json:"parseError,omitempty"`
 	// Result is the whole result: text, session, native records.
-	Result adapter.Result `json:"-"`
+	Result backend.Result `json:"-"`
 }
 
 // Outcome is everything a structured run produced, whichever way it ended.
@@ -77,13 +77,13 @@ type Outcome struct {
 	Err      *ParseError
 	Attempts []Attempt
 	// Usage is summed over every attempt: each was billed.
-	Usage adapter.Usage
+	Usage backend.Usage
 }
 
 // Last is the last attempt's result (the zero Result when none ran).
-func (o *Outcome) Last() adapter.Result {
+func (o *Outcome) Last() backend.Result {
 	if len(o.Attempts) == 0 {
-		return adapter.Result{}
+		return backend.Result{}
 	}
 	return o.Attempts[len(o.Attempts)-1].Result
 }
@@ -183,7 +183,7 @@ func Run(ctx context.Context, prompt string, s *Schema, attempt AttemptFunc, opt
 }
 
 // failure classifies a result that must not be retried.
-func failure(res adapter.Result) (End, bool) {
+func failure(res backend.Result) (End, bool) {
 	switch {
 	case res.Stopped == "cancelled":
 		return Cancelled, true

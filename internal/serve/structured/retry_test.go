@@ -7,31 +7,31 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 // script is a fake agent: one result per attempt, and a record of the turns asked.
 type script struct {
-	results []adapter.Result
+	results []backend.Result
 	turns   []Turn
 }
 
-func (s *script) attempt(_ context.Context, t Turn) (adapter.Result, error) {
+func (s *script) attempt(_ context.Context, t Turn) (backend.Result, error) {
 	s.turns = append(s.turns, t)
 	if len(s.turns) > len(s.results) {
-		return adapter.Result{}, errors.New("the driver asked for one attempt too many")
+		return backend.Result{}, errors.New("the driver asked for one attempt too many")
 	}
 	return s.results[len(s.turns)-1], nil
 }
 
-func answer(text, session string, in int64) adapter.Result {
-	return adapter.Result{Text: text, SessionID: session, Usage: adapter.Usage{InputTokens: in, OutputTokens: 1}, Stopped: "exited"}
+func answer(text, session string, in int64) backend.Result {
+	return backend.Result{Text: text, SessionID: session, Usage: backend.Usage{InputTokens: in, OutputTokens: 1}, Stopped: "exited"}
 }
 
 func TestRunRetriesInTheSameSession(t *testing.T) {
 	t.Parallel()
 	s := mustCompile(t, personSchema)
-	sc := &script{results: []adapter.Result{
+	sc := &script{results: []backend.Result{
 		answer("Sure, here it is: Ada, 36", "sess-1", 1000),
 		answer(`{"name":"Ada","age":"36"}`, "sess-1", 1100),
 		answer("```json\n{\"name\":\"Ada\",\"age\":36}\n```", "sess-1", 1200),
@@ -70,7 +70,7 @@ func TestRunRetriesInTheSameSession(t *testing.T) {
 func TestRunWithoutSessionRestatesTheTask(t *testing.T) {
 	t.Parallel()
 	s := mustCompile(t, personSchema)
-	sc := &script{results: []adapter.Result{answer(`{"name":"Ada"}`, "", 10), answer(`{"name":"Ada","age":36}`, "", 10)}}
+	sc := &script{results: []backend.Result{answer(`{"name":"Ada"}`, "", 10), answer(`{"name":"Ada","age":36}`, "", 10)}}
 	o, err := Run(t.Context(), "THE TASK", s, sc.attempt, Options{})
 	if err != nil || o.End != Matched {
 		t.Fatalf("end %s, err %v", o.End, err)
@@ -85,7 +85,7 @@ func TestRunExhausted(t *testing.T) {
 	t.Parallel()
 	s := mustCompile(t, personSchema)
 	bad := answer("no idea", "sess", 5)
-	sc := &script{results: []adapter.Result{bad, bad, bad, bad}}
+	sc := &script{results: []backend.Result{bad, bad, bad, bad}}
 	o, err := Run(t.Context(), "task", s, sc.attempt, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -117,22 +117,22 @@ func TestRunStopsWithoutRetrying(t *testing.T) {
 	ownFailure.AgentError = "claude stopped: error_max_turns: Reached maximum number of turns (1)"
 	tests := []struct {
 		name    string
-		results []adapter.Result
+		results []backend.Result
 		opts    Options
 		want    End
 		turns   int
 	}{
-		{"crash at once", []adapter.Result{crashed}, Options{}, AgentFailed, 1},
-		{"crash on a retry keeps the parse error", []adapter.Result{answer("x", "s", 1), crashed}, Options{}, AgentFailed, 2},
-		{"timeout", []adapter.Result{timedOut}, Options{}, AgentFailed, 1},
-		{"cancelled run", []adapter.Result{cancelled}, Options{}, Cancelled, 1},
-		{"provider refusal", []adapter.Result{refused}, Options{}, ProviderRefused, 1},
-		{"provider refusal and exit 1", []adapter.Result{refusedWithExit}, Options{}, ProviderRefused, 1},
-		{"the agent's own failure", []adapter.Result{ownFailure}, Options{}, AgentFailed, 1},
-		{"no retries asked", []adapter.Result{answer("x", "s", 1)}, Options{MaxRetries: -1}, Exhausted, 1},
-		{"one retry asked", []adapter.Result{answer("x", "s", 1), answer("y", "s", 1)}, Options{MaxRetries: 1}, Exhausted, 2},
-		{"unchecked answer", []adapter.Result{answer(`{"tool_calls":[]}`, "s", 1)},
-			Options{Unchecked: func(r adapter.Result) bool { return strings.Contains(r.Text, "tool_calls") }}, Unchecked, 1},
+		{"crash at once", []backend.Result{crashed}, Options{}, AgentFailed, 1},
+		{"crash on a retry keeps the parse error", []backend.Result{answer("x", "s", 1), crashed}, Options{}, AgentFailed, 2},
+		{"timeout", []backend.Result{timedOut}, Options{}, AgentFailed, 1},
+		{"cancelled run", []backend.Result{cancelled}, Options{}, Cancelled, 1},
+		{"provider refusal", []backend.Result{refused}, Options{}, ProviderRefused, 1},
+		{"provider refusal and exit 1", []backend.Result{refusedWithExit}, Options{}, ProviderRefused, 1},
+		{"the agent's own failure", []backend.Result{ownFailure}, Options{}, AgentFailed, 1},
+		{"no retries asked", []backend.Result{answer("x", "s", 1)}, Options{MaxRetries: -1}, Exhausted, 1},
+		{"one retry asked", []backend.Result{answer("x", "s", 1), answer("y", "s", 1)}, Options{MaxRetries: 1}, Exhausted, 2},
+		{"unchecked answer", []backend.Result{answer(`{"tool_calls":[]}`, "s", 1)},
+			Options{Unchecked: func(r backend.Result) bool { return strings.Contains(r.Text, "tool_calls") }}, Unchecked, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -157,7 +157,7 @@ func TestRunStopsWhenTheContextEnds(t *testing.T) {
 	s := mustCompile(t, personSchema)
 	ctx, cancel := context.WithCancel(t.Context())
 	calls := 0
-	o, err := Run(ctx, "task", s, func(context.Context, Turn) (adapter.Result, error) {
+	o, err := Run(ctx, "task", s, func(context.Context, Turn) (backend.Result, error) {
 		calls++
 		cancel() // the client leaves during the first attempt
 		return answer("not json", "s", 1), nil
@@ -170,8 +170,8 @@ func TestRunStopsWhenTheContextEnds(t *testing.T) {
 func TestRunReturnsTheAttemptError(t *testing.T) {
 	t.Parallel()
 	boom := errors.New("workspace queue full")
-	o, err := Run(t.Context(), "task", mustCompile(t, personSchema), func(context.Context, Turn) (adapter.Result, error) {
-		return adapter.Result{}, boom
+	o, err := Run(t.Context(), "task", mustCompile(t, personSchema), func(context.Context, Turn) (backend.Result, error) {
+		return backend.Result{}, boom
 	}, Options{})
 	if !errors.Is(err, boom) || o.End != AgentFailed || len(o.Attempts) != 0 {
 		t.Errorf("err %v, end %s, attempts %d", err, o.End, len(o.Attempts))
@@ -203,12 +203,12 @@ func TestCorrectionFreshCutsALongAnswer(t *testing.T) {
 
 func TestEnvelopesNumberRecordsAcrossAttempts(t *testing.T) {
 	t.Parallel()
-	rec := func(typ string) adapter.Record {
-		return adapter.Record{Type: typ, Event: json.RawMessage(`{"type":"` + typ + `"}`)}
+	rec := func(typ string) backend.Record {
+		return backend.Record{Type: typ, Event: json.RawMessage(`{"type":"` + typ + `"}`)}
 	}
 	o := &Outcome{Attempts: []Attempt{
-		{Index: 0, Result: adapter.Result{Records: []adapter.Record{rec("init"), rec("result")}}},
-		{Index: 1, Result: adapter.Result{Records: []adapter.Record{rec("result")}}},
+		{Index: 0, Result: backend.Result{Records: []backend.Record{rec("init"), rec("result")}}},
+		{Index: 1, Result: backend.Result{Records: []backend.Record{rec("result")}}},
 	}}
 	got, _ := json.Marshal(o.Envelopes("claude"))
 	want := `[{"sequence":1,"attempt":0,"backend":"claude","eventType":"init","event":{"type":"init"}},` +

@@ -10,15 +10,15 @@ import (
 	"time"
 	"unicode/utf16"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/cron"
 )
 
 // answering makes the fake agent answer text whatever the prompt.
 func answering(text string) func(*Options) {
 	return func(o *Options) {
-		o.Agent.(*fakeAgent).run = func(context.Context, adapter.Request) (adapter.Result, error) {
-			return adapter.Result{Text: text, Stopped: "exited"}, nil
+		o.Agent.(*fakeAgent).run = func(context.Context, backend.Request) (backend.Result, error) {
+			return backend.Result{Text: text, Stopped: "exited"}, nil
 		}
 	}
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/telegram/tgsend"
 	"github.com/etalab-ia/albert-code/internal/serve/workspace"
 )
@@ -31,7 +31,7 @@ const pollTimeout = 30 * time.Second
 // Agent runs one request, giving its events to emit: the serve layer's runner
 // on its backend, or a fake.
 type Agent interface {
-	Run(ctx context.Context, req adapter.Request, emit func(adapter.Event)) (adapter.Result, error)
+	Run(ctx context.Context, req backend.Request, emit func(backend.Event)) (backend.Result, error)
 }
 
 // Sender puts the bot's output into a chat: *tgsend.Sender, which renders,

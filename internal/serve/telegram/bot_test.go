@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 const allowA = "allowed_chats: [1001]\n"
@@ -65,12 +65,12 @@ func TestBusyReplyPolicy(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
 	f := newFixture(t, allowA+"on_busy: reply\n", func(o *Options) {
-		o.Agent.(*fakeAgent).run = func(ctx context.Context, req adapter.Request) (adapter.Result, error) {
+		o.Agent.(*fakeAgent).run = func(ctx context.Context, req backend.Request) (backend.Result, error) {
 			select {
 			case <-release:
 			case <-ctx.Done():
 			}
-			return adapter.Result{Text: "done " + req.Prompt}, nil
+			return backend.Result{Text: "done " + req.Prompt}, nil
 		}
 	})
 	f.api.SendText(chatA, alice, "first")
@@ -90,14 +90,14 @@ func TestBusyQueuePolicyRunsInOrder(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
 	f := newFixture(t, allowA+"queue_limit: 2\n", func(o *Options) {
-		o.Agent.(*fakeAgent).run = func(ctx context.Context, req adapter.Request) (adapter.Result, error) {
+		o.Agent.(*fakeAgent).run = func(ctx context.Context, req backend.Request) (backend.Result, error) {
 			if req.Prompt == "first" {
 				select {
 				case <-release:
 				case <-ctx.Done():
 				}
 			}
-			return adapter.Result{Text: "done " + req.Prompt}, nil
+			return backend.Result{Text: "done " + req.Prompt}, nil
 		}
 	})
 	f.api.SendText(chatA, alice, "first")
@@ -120,10 +120,10 @@ func TestCancelStopsTheRunAndEmptiesTheQueue(t *testing.T) {
 	t.Parallel()
 	stopped := make(chan error, 1)
 	f := newFixture(t, allowA, func(o *Options) {
-		o.Agent.(*fakeAgent).run = func(ctx context.Context, req adapter.Request) (adapter.Result, error) {
+		o.Agent.(*fakeAgent).run = func(ctx context.Context, req backend.Request) (backend.Result, error) {
 			<-ctx.Done()
 			stopped <- context.Cause(ctx)
-			return adapter.Result{Text: "late output", Stopped: "cancelled"}, nil
+			return backend.Result{Text: "late output", Stopped: "cancelled"}, nil
 		}
 	})
 	f.api.SendText(chatA, alice, "/cancel")

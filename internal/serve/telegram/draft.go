@@ -11,7 +11,7 @@ import (
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/telegram/tgmd"
 )
 
@@ -41,8 +41,8 @@ func (b *Bot) newDrafter(chat int64) *drafter {
 }
 
 // emit takes the run's events; only the answer's text is drafted.
-func (d *drafter) emit(e adapter.Event) {
-	if e.Kind != adapter.EventDelta || e.Text == "" {
+func (d *drafter) emit(e backend.Event) {
+	if e.Kind != backend.EventDelta || e.Text == "" {
 		return
 	}
 	d.mu.Lock()

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 // streaming makes the fake agent stream its answer in pieces, each after the
@@ -14,12 +14,12 @@ import (
 func streaming(f **fixture, pieces ...string) func(*Options) {
 	return func(o *Options) {
 		o.DraftEvery = 5 * time.Millisecond
-		o.Agent.(*fakeAgent).stream = func(ctx context.Context, req adapter.Request, emit func(adapter.Event)) (adapter.Result, error) {
+		o.Agent.(*fakeAgent).stream = func(ctx context.Context, req backend.Request, emit func(backend.Event)) (backend.Result, error) {
 			for i, p := range pieces {
-				emit(adapter.Event{Kind: adapter.EventDelta, Text: p})
+				emit(backend.Event{Kind: backend.EventDelta, Text: p})
 				waitFor((*f).t, func() bool { return len((*f).api.Calls("sendMessageDraft")) > i || (*f).failedDrafts() })
 			}
-			return adapter.Result{Text: strings.Join(pieces, ""), Stopped: "exited"}, nil
+			return backend.Result{Text: strings.Join(pieces, ""), Stopped: "exited"}, nil
 		}
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/faketelegram"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/telegram/tgsend"
 	"github.com/etalab-ia/albert-code/internal/serve/workspace"
 )
@@ -28,13 +28,13 @@ const (
 // fakeAgent answers with run, or "echo: <prompt>".
 type fakeAgent struct {
 	mu   sync.Mutex
-	reqs []adapter.Request
-	run  func(ctx context.Context, req adapter.Request) (adapter.Result, error)
+	reqs []backend.Request
+	run  func(ctx context.Context, req backend.Request) (backend.Result, error)
 	// stream, if set, is called instead of run with the events' sink.
-	stream func(ctx context.Context, req adapter.Request, emit func(adapter.Event)) (adapter.Result, error)
+	stream func(ctx context.Context, req backend.Request, emit func(backend.Event)) (backend.Result, error)
 }
 
-func (a *fakeAgent) Run(ctx context.Context, req adapter.Request, emit func(adapter.Event)) (adapter.Result, error) {
+func (a *fakeAgent) Run(ctx context.Context, req backend.Request, emit func(backend.Event)) (backend.Result, error) {
 	a.mu.Lock()
 	a.reqs = append(a.reqs, req)
 	run, stream := a.run, a.stream
@@ -45,13 +45,13 @@ func (a *fakeAgent) Run(ctx context.Context, req adapter.Request, emit func(adap
 	if run != nil {
 		return run(ctx, req)
 	}
-	return adapter.Result{Text: "echo: " + req.Prompt, Stopped: "exited"}, nil
+	return backend.Result{Text: "echo: " + req.Prompt, Stopped: "exited"}, nil
 }
 
-func (a *fakeAgent) requests() []adapter.Request {
+func (a *fakeAgent) requests() []backend.Request {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return append([]adapter.Request(nil), a.reqs...)
+	return append([]backend.Request(nil), a.reqs...)
 }
 
 type fixture struct {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 func TestCallbackDataFitsAndRoundTrips(t *testing.T) {
@@ -68,15 +68,15 @@ func TestResetWordsAndMatch(t *testing.T) {
 func TestAnswerText(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		res  adapter.Result
+		res  backend.Result
 		want string
 	}{
-		{adapter.Result{Text: " hi \n"}, "hi"},
-		{adapter.Result{ExitCode: 3, Stderr: "boom"}, "(agent exited with code 3 and no output)\n\n```\nboom\n```"},
-		{adapter.Result{ProviderError: "quota exhausted"}, "The model provider refused the request: quota exhausted"},
-		{adapter.Result{ExitCode: 1, AgentError: "claude stopped: error_max_turns"}, "The agent failed: claude stopped: error_max_turns"},
-		{adapter.Result{Text: "partial", Stopped: "timeout"}, "partial\n\nThe run was stopped (timeout)."},
-		{adapter.Result{Stderr: strings.Repeat("é", stderrTail)}, "…é"},
+		{backend.Result{Text: " hi \n"}, "hi"},
+		{backend.Result{ExitCode: 3, Stderr: "boom"}, "(agent exited with code 3 and no output)\n\n```\nboom\n```"},
+		{backend.Result{ProviderError: "quota exhausted"}, "The model provider refused the request: quota exhausted"},
+		{backend.Result{ExitCode: 1, AgentError: "claude stopped: error_max_turns"}, "The agent failed: claude stopped: error_max_turns"},
+		{backend.Result{Text: "partial", Stopped: "timeout"}, "partial\n\nThe run was stopped (timeout)."},
+		{backend.Result{Stderr: strings.Repeat("é", stderrTail)}, "…é"},
 	}
 	for _, tc := range tests {
 		if got := answerText(tc.res); !strings.HasPrefix(got, tc.want) && !strings.Contains(got, tc.want) {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
 )
 
@@ -32,15 +33,15 @@ func realAgent(t *testing.T) func(*Options) {
 	}
 	rn := runner.New(runner.Options{Grace: 200 * time.Millisecond})
 	return func(o *Options) {
-		o.Agent = agentFunc(func(ctx context.Context, req adapter.Request, emit func(adapter.Event)) (adapter.Result, error) {
+		o.Agent = agentFunc(func(ctx context.Context, req backend.Request, emit func(backend.Event)) (backend.Result, error) {
 			return rn.Run(ctx, a, req, emit)
 		})
 	}
 }
 
-type agentFunc func(ctx context.Context, req adapter.Request, emit func(adapter.Event)) (adapter.Result, error)
+type agentFunc func(ctx context.Context, req backend.Request, emit func(backend.Event)) (backend.Result, error)
 
-func (f agentFunc) Run(ctx context.Context, req adapter.Request, emit func(adapter.Event)) (adapter.Result, error) {
+func (f agentFunc) Run(ctx context.Context, req backend.Request, emit func(backend.Event)) (backend.Result, error) {
 	return f(ctx, req, emit)
 }
 
@@ -124,13 +125,13 @@ func TestShutdownLetsAShortRunFinish(t *testing.T) {
 	t.Parallel()
 	started := make(chan struct{})
 	f := newFixture(t, allowA, func(o *Options) {
-		o.Agent.(*fakeAgent).run = func(ctx context.Context, req adapter.Request) (adapter.Result, error) {
+		o.Agent.(*fakeAgent).run = func(ctx context.Context, req backend.Request) (backend.Result, error) {
 			close(started)
 			select {
 			case <-time.After(200 * time.Millisecond):
-				return adapter.Result{Text: "finished in time"}, nil
+				return backend.Result{Text: "finished in time"}, nil
 			case <-ctx.Done():
-				return adapter.Result{}, ctx.Err()
+				return backend.Result{}, ctx.Err()
 			}
 		}
 	})

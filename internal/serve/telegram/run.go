@@ -10,7 +10,7 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/workspace"
 )
 
@@ -69,13 +69,13 @@ func (b *Bot) runAgent(ctx context.Context, m *models.Message, ws string, cfg Ch
 	chat := m.Chat.ID
 	typing, stop := context.WithCancel(ctx)
 	b.jobs.Go(func() { b.opts.Sender.Typing(typing, chat) })
-	req := adapter.Request{
+	req := backend.Request{
 		Prompt: prompt, Workspace: ws, Model: cfg.Model, Thinking: cfg.Effort,
 		SystemPrompt: cfg.SystemPrompt, AppendSystemPrompt: appendPrompt(cfg.AppendSystemPrompt),
 		Continue:     (cfg.Continue == nil || *cfg.Continue) && !fresh,
 		StreamTokens: b.opts.DraftEvery > 0,
 	}
-	var emit func(adapter.Event)
+	var emit func(backend.Event)
 	if b.opts.DraftEvery > 0 {
 		d := b.newDrafter(chat)
 		emit = d.emit
@@ -116,7 +116,7 @@ func (b *Bot) stopped(ctx context.Context, chat int64) {
 }
 
 // answerText is what the chat sees of a run: its text, or why there is none.
-func answerText(res adapter.Result) string {
+func answerText(res backend.Result) string {
 	text := strings.TrimSpace(res.Text)
 	var notes []string
 	switch {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/cron"
 	"github.com/etalab-ia/albert-code/internal/serve/workspace"
 )
@@ -33,8 +33,8 @@ func TestNotifierDeliversALongCronResultWhole(t *testing.T) {
 	reports := make(chan cron.Summary, 4)
 	hist := filepath.Join(dir, ".cron")
 	sched, err := cron.New(cron.Options{Jobs: file.Jobs, Root: root, Locks: workspace.NewLocks(-1), HistoryDir: hist,
-		Agent: cron.AgentFunc(func(ctx context.Context, req adapter.Request) (adapter.Result, error) {
-			return adapter.Result{Text: long}, nil
+		Agent: cron.AgentFunc(func(ctx context.Context, req backend.Request) (backend.Result, error) {
+			return backend.Result{Text: long}, nil
 		}),
 		Notifier: f.sender, Clock: clock, Report: func(s cron.Summary) { reports <- s }})
 	if err != nil {
