@@ -48,7 +48,18 @@ type Config struct {
 	MaxOutputBytes int
 	// Vectors, when set, adds the embeddings leg to search.
 	Vectors query.VectorLeg
+	// TypesWait bounds how long a question the first pass cannot answer
+	// (anything but definition and search) waits for the type checker's pass
+	// of a first index to land; past it, the first pass's lower bound is
+	// answered, saying so. Zero means DefaultTypesWait.
+	TypesWait time.Duration
 }
+
+// DefaultTypesWait is Config.TypesWait's default. Judgement: the typed pass of
+// golang.org/x/tools takes 6 to 15 s on two busy cores, so a first question
+// about callers there gets the exact answer, while on a repository several
+// times larger the model hears the lower bound and why instead of waiting.
+const DefaultTypesWait = 20 * time.Second
 
 // Params are the arguments of code_graph.
 type Params struct {
@@ -73,6 +84,9 @@ func New(cfg Config) *Tool {
 		cfg.MaxOutputBytes = DefaultMaxOutputBytes
 	}
 	cfg.Index.Rebuild, cfg.Index.Progress = false, nil
+	if cfg.TypesWait <= 0 {
+		cfg.TypesWait = DefaultTypesWait
+	}
 	g := &graphTool{cfg: cfg}
 	return &Tool{g: g, Tool: tool.New(tool.Def[Params]{
 		Info: tool.Info{Name: Name, Description: description, ReadOnly: true, Kind: tool.KindSearch,
@@ -166,6 +180,7 @@ func (g *graphTool) run(ctx context.Context, _ tool.Call, p Params) (tool.Result
 		return tool.Result{}, err
 	}
 	defer st.Close()
+	g.awaitTypes(ctx, p.Question, &refresh)
 	if p.Question == changesQuestion {
 		return g.answerChanges(ctx, st, strings.TrimSpace(p.Symbol), refresh, shape)
 	}
@@ -197,6 +212,10 @@ type Refresh struct {
 	// Bootstrap says the index started from the repository's committed artifact
 	// (or why that artifact could not be used).
 	Bootstrap string `json:"bootstrap,omitempty"`
+	// TypesPending: the index was just built by its first pass and the type
+	// checker's pass runs in the background; answers about Go are lower
+	// bounds until it lands, and say so.
+	TypesPending bool `json:"types_pending,omitempty"`
 }
 
 // unusableError is an index that exists but cannot be opened (corrupt, another
@@ -245,14 +264,30 @@ func (g *graphTool) refresh(ctx context.Context) (*store.Store, Refresh, error) 
 		g.keep(path)
 		return st, Refresh{Status: "fresh", Bootstrap: boot}, nil
 	}
-	rep, err := index.Run(ctx, g.cfg.Root, st, g.cfg.Index)
+	var rep *index.Report
+	if g.keepingStopped {
+		rep, err = index.RunInPasses(ctx, g.cfg.Root, st, g.cfg.Index, nil)
+	} else {
+		// The kept index lands the type checker's pass in the background:
+		// this question is answered from the first pass.
+		rep, err = index.RunFirst(ctx, g.cfg.Root, st, g.cfg.Index)
+	}
 	if err != nil {
 		st.Close()
 		return nil, Refresh{}, fmt.Errorf("index %s: %w", g.cfg.Root, err)
 	}
 	g.keep(path)
 	g.rebuiltWhy = ""
-	return st, Refresh{Status: status, Extracted: rep.Extracted, TookMS: max(time.Since(start).Milliseconds(), 1), Bootstrap: boot}, nil
+	r := Refresh{Status: status, Extracted: rep.Extracted, Bootstrap: boot}
+	if rep.TypesPending && !g.typesInBackground(ctx) {
+		// No kept index to land the pass: land it now, or it never would.
+		if _, err := index.Run(ctx, g.cfg.Root, st, g.cfg.Index); err != nil {
+			st.Close()
+			return nil, Refresh{}, fmt.Errorf("index %s: %w", g.cfg.Root, err)
+		}
+	}
+	r.TookMS = max(time.Since(start).Milliseconds(), 1)
+	return st, r, nil
 }
 
 // indexPath is the existing index, else where a new one goes: asking for creation

@@ -60,6 +60,39 @@ func (g *graphTool) keep(path string) {
 	g.kept = l
 }
 
+// typesInBackground makes the kept index start the type checker's pass a
+// first pass left due (its sync sees it pending), and reports whether it did:
+// false when there is no kept index.
+func (g *graphTool) typesInBackground(ctx context.Context) bool {
+	if g.kept == nil {
+		return false
+	}
+	if _, _, err := g.kept.Sync(ctx); err != nil {
+		slog.Debug("start the code graph's type checker's pass", "err", err)
+		return false
+	}
+	return true
+}
+
+// awaitTypes sets r.TypesPending when the kept index's Go facts still wait for
+// the type checker's pass, having first waited for that pass (at most
+// g.cfg.TypesWait) when the question needs what only it reads: calls,
+// references, type relations.
+func (g *graphTool) awaitTypes(ctx context.Context, question string, r *Refresh) {
+	g.refreshing.Lock()
+	l := g.kept
+	g.refreshing.Unlock()
+	if l == nil || !l.Stats().TypesPending {
+		return
+	}
+	if question != "definition" && question != "search" {
+		wait, cancel := context.WithTimeout(ctx, g.cfg.TypesWait)
+		defer cancel()
+		_ = l.WaitTypes(wait) // past the bound, the lower bound is answered
+	}
+	r.TypesPending = l.Stats().TypesPending
+}
+
 func (g *graphTool) dropKept() {
 	if g.kept != nil {
 		g.kept.Close()

@@ -42,8 +42,8 @@ type Live struct {
 	typing  *typedPass
 	closed  bool
 	// holdTypes, when set, holds the background pass back until it is closed
-	// or receives (tests).
-	holdTypes chan struct{}
+	// or receives (tests; Options.HoldTypes).
+	holdTypes <-chan struct{}
 }
 
 // LiveStats counts what a Live did, for tests and benchmarks.
@@ -85,7 +85,7 @@ func OpenLive(root, dbPath string, opts Options) (*Live, error) {
 		return nil, err
 	}
 	opts.Rebuild, opts.Progress = false, nil
-	l := &Live{root: root, dbPath: dbPath, opts: opts, st: st, dbFile: info}
+	l := &Live{root: root, dbPath: dbPath, opts: opts, st: st, dbFile: info, holdTypes: opts.HoldTypes}
 	if l.pending, err = typesPending(context.Background(), st); err != nil {
 		st.Close()
 		return nil, err

@@ -109,6 +109,28 @@ func RunInPasses(ctx context.Context, root string, st *store.Store, opts Options
 	return mergePasses(rep, typed), nil
 }
 
+// RunFirst is RunInPasses for a long-lived process that lands the type
+// checker's pass itself, in the background (a Live): it does not wait for
+// that pass. A store with no index yet (or opts.Rebuild) gets a FirstPass;
+// one whose typed pass is still due is brought up to date as a first pass
+// would (Go's definitions only; the report says TypesPending); any other is
+// Run.
+func RunFirst(ctx context.Context, root string, st *store.Store, opts Options) (*Report, error) {
+	version, _, err := st.Meta(ctx, metaExtractorVersion)
+	if err != nil {
+		return nil, err
+	}
+	if version == "" || opts.Rebuild {
+		return FirstPass(ctx, root, st, opts)
+	}
+	pending, err := typesPending(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	opts.FirstPass = pending
+	return Run(ctx, root, st, opts)
+}
+
 // FirstPass indexes root anew into st, trusting nothing a previous index
 // recorded, and answers first: when the tree has Go, Go is read for its
 // definitions only and the report says TypesPending (the type checker's pass

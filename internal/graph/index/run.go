@@ -39,6 +39,10 @@ type Options struct {
 	// golang.TypesPending until a run without FirstPass lands the type
 	// checker's pass (RunInPasses, or a Live in the background).
 	FirstPass bool
+	// HoldTypes, when set, holds a Live's background type checker's pass back
+	// until it is closed, so that tests of a long-lived process can ask
+	// questions of the first pass for certain.
+	HoldTypes <-chan struct{}
 	// typed is the module's load made beforehand, alongside the first pass:
 	// the Go leg uses it instead of loading.
 	typed *typedLoad

@@ -70,8 +70,8 @@ func TestTypeScriptClient(t *testing.T) {
 			t.Errorf("tools/list lacks %s: %v", want, got.Tools)
 		}
 	}
-	if got.Analyze.Report == nil || got.Analyze.Files == 0 {
-		t.Errorf("analyze_codebase = %+v", got.Analyze)
+	if got.Analyze.Report == nil || got.Analyze.Files == 0 || !got.Analyze.TypesPending || got.Analyze.GoTypes {
+		t.Errorf("analyze_codebase = %+v; want the first pass's report, the typed pass pending", got.Analyze)
 	}
 	if len(got.Search.Items) == 0 || got.Search.Items[0].File == "" || got.Search.Items[0].Line == 0 ||
 		len(got.Search.Items) > 3 || got.Search.Freshness == nil || len(got.SearchStructured) == 0 {

@@ -67,3 +67,17 @@ func (h *handler) openKept() (*store.Store, error) {
 	}
 	return st, nil
 }
+
+// typesInBackground makes the kept index land the type checker's pass that
+// analyze_codebase's first pass left due: its sync sees the pass pending and
+// starts it in the background. Called with h.analyzing held.
+func (h *handler) typesInBackground() error {
+	l, err := h.kept()
+	if err != nil {
+		return err
+	}
+	if _, _, err := l.Sync(h.cfg.Lifetime); err != nil {
+		return fmt.Errorf("start the type checker's pass: %w", err)
+	}
+	return nil
+}

@@ -32,6 +32,10 @@ type HealthOut struct {
 	// GoLoadError is why the Go module did not load at the last index run
 	// (its answers are then tree-sitter's lower bounds).
 	GoLoadError string `json:"go_load_error,omitempty"`
+	// TypesPending is "type-checking in progress" while the type checker's
+	// pass has not landed after a first index: answers about Go are lower
+	// bounds until then.
+	TypesPending string `json:"types_pending,omitempty"`
 }
 
 func (h *handler) healthCheck(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
@@ -55,6 +59,9 @@ func (h *handler) healthCheck(ctx context.Context, _ *mcp.CallToolRequest, _ str
 		return nil, nil, err
 	}
 	if out.GoLoadError, _, err = st.Meta(ctx, golang.MetaLoadError); err != nil {
+		return nil, nil, err
+	}
+	if out.TypesPending, _, err = st.Meta(ctx, golang.MetaTypesPending); err != nil {
 		return nil, nil, err
 	}
 	out.Freshness = h.freshness(ctx, st)
@@ -84,6 +91,8 @@ type AnalyzeOut struct {
 	Bootstrap string       `json:"bootstrap,omitempty"`
 	Stats     *store.Stats `json:"stats,omitempty"`
 	Freshness *Freshness   `json:"freshness"`
+	// Advice says what to expect of the answers (a first pass's).
+	Advice string `json:"advice,omitempty"`
 }
 
 func (h *handler) analyze(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
@@ -101,12 +110,22 @@ func (h *handler) analyze(ctx context.Context, _ *mcp.CallToolRequest, _ struct{
 	defer st.Close()
 	opts := h.cfg.Index
 	opts.Rebuild, opts.Progress = false, nil
-	rep, err := index.Run(ctx, h.cfg.Root, st, opts)
+	var rep *index.Report
+	if h.cfg.Lifetime != nil {
+		// A long-lived server answers from the first pass and lands the type
+		// checker's in the background (typesInBackground).
+		rep, err = index.RunFirst(ctx, h.cfg.Root, st, opts)
+	} else {
+		rep, err = index.RunInPasses(ctx, h.cfg.Root, st, opts, nil)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
 	out := AnalyzeOut{Report: rep, SkippedCount: len(rep.Skipped), PartialCount: len(rep.Partial),
 		QuarantinedCount: len(rep.Quarantined), Index: path, Rebuilt: rebuilt, Bootstrap: boot}
+	if rep.TypesPending {
+		out.Advice = typesPendingAdvice
+	}
 	for _, l := range []*[]index.Skip{&rep.Skipped, &rep.Partial, &rep.Quarantined} {
 		if len(*l) > reportListCap {
 			*l, out.ListsCapped = (*l)[:reportListCap], true
@@ -116,9 +135,18 @@ func (h *handler) analyze(ctx context.Context, _ *mcp.CallToolRequest, _ struct{
 		out.Stats = &stats
 	}
 	out.Freshness = h.freshness(ctx, st)
+	if rep.TypesPending {
+		if err := h.typesInBackground(); err != nil {
+			return nil, nil, err
+		}
+	}
 	res, err := h.fitWhole(out, false)
 	return res, nil, err
 }
+
+// typesPendingAdvice tells the agent what a first pass's answers are worth.
+const typesPendingAdvice = "the type checker's pass runs in the background: until it lands, answers about Go are lower bounds (" +
+	golang.TypesPending + "; definitions and search are complete); health_check says when it has landed"
 
 // searchCap bounds the ranked hits search_codebase pages through. Judgement: past
 // a thousand hits the words are too vague to be worth paging; total_count then

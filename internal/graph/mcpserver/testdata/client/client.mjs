@@ -15,6 +15,15 @@ const text = (res) => JSON.parse(res.content[0].text);
 const out = { protocolVersion: transport._protocolVersion ?? null };
 out.tools = (await client.listTools()).tools.map((t) => t.name).sort();
 out.analyze = text(await client.callTool({ name: "analyze_codebase", arguments: {} }));
+// A first index answers from its first pass; the type checker's lands in the
+// background, and health_check says when (bounded: the Go test's timeout).
+out.healthWhilePending = null;
+for (let i = 0; i < 1200; i++) {
+  const health = text(await client.callTool({ name: "health_check", arguments: {} }));
+  if (!health.types_pending) break;
+  out.healthWhilePending = health.types_pending;
+  await new Promise((r) => setTimeout(r, 100));
+}
 const search = await client.callTool({ name: "search_codebase", arguments: { query: "Describe", limit: 3 } });
 out.search = text(search);
 out.searchStructured = search.structuredContent ?? null;
