@@ -8,15 +8,16 @@
 //
 // # Passes
 //
-// internal/graph/index drives every pass (Run, RunInPasses, and Live for a
+// internal/graph/index drives every pass (FirstPass, Run, RunInPasses, and Live for a
 // long-lived process). It walks the tree (scan.go), names each file's language
 // from its name (language.go: LanguageOf), diffs the content hashes against the
 // store's manifest, and re-extracts only what changed:
 //
-//  1. First pass (index.Options.FirstPass, the first index of a tree with Go):
-//     every file, Go included, goes to the file extractors below, and the
-//     cross-file pass waits. The store records golang.MetaTypesPending, and
-//     every Go answer is a lower bound until the typed pass lands.
+//  1. First pass (index.FirstPass, the first index of a tree with Go): Go is
+//     read for its definitions only (index/firstgo.go), every other file goes
+//     to the file extractors below, and the cross-file pass waits. The store
+//     records golang.MetaTypesPending, and every Go answer is a lower bound
+//     until the typed pass lands.
 //  2. Typed Go pass (index/gorun.go): internal/graph/golang loads the module
 //     with go/packages and type-checks it with go/types (golang.Extract), so
 //     every Go edge is resolved by types. After an edit in place, golang.Update
@@ -26,8 +27,8 @@
 //     else (a file added or removed, go.mod, an edit that does not type-check)
 //     is golang.FullLoadNeeded, and the module is loaded again.
 //  3. File extractors (index/run.go, index/extractors.go), in every run, one
-//     file at a time, in parallel: every file in a first pass; afterwards, the
-//     changed files the typed pass did not cover.
+//     file at a time, in parallel: every file but Go in a first pass;
+//     afterwards, the changed files the typed pass did not cover.
 //  4. Cross-file resolution (internal/graph/resolve, resolve.Update): after the
 //     facts are stored, it follows each tree-sitter file's imports to the
 //     repository's files and turns the call sites and bases left unresolved
@@ -35,15 +36,20 @@
 //
 // # Languages
 //
-// Go is read by three packages, one per pass:
+// Go is read in four places, one per pass:
 //
+//   - internal/graph/index, firstgo.go and firstgo_defs.go (first pass):
+//     go/parser, no type checker, no function body walked; the definitions
+//     under the type checker's names, kinds and places, with their contains
+//     edges and imports. Calls, references and type relations wait for the
+//     typed pass.
 //   - internal/graph/golang (typed pass): definitions, calls, references,
 //     implements and embedding edges, all resolution "types", named
 //     `<import path>.<Name>` and `<import path>.<Type>.<Method>`.
 //   - internal/graph/treesitter, spec_go.go and gotypes.go: Go read without the
-//     type checker, in the first pass and afterwards for the Go the type checker
-//     does not cover (a module that does not load, files left out by build
-//     constraints, files that use cgo). golang.FallbackNames
+//     type checker: the Go the type checker does not cover (a module that does
+//     not load, files left out by build constraints, files that use cgo), and,
+//     in the first pass, Go outside any module. golang.FallbackNames
 //     wraps this extractor so that its Go facts carry the type checker's names.
 //   - internal/graph/resolve, golang.go, gotypes.go, gonames.go and
 //     goimplements.go: the cross-file pass for that tree-sitter Go (import paths
