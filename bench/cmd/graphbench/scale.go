@@ -49,7 +49,10 @@ type scaleReport struct {
 }
 
 type tableSize struct {
-	Name  string `json:"name"`
+	Name string `json:"name"`
+	// Of is the table the b-tree belongs to: the table itself, an index's table,
+	// search for FTS5's shadow tables.
+	Of    string `json:"of"`
 	Bytes int64  `json:"bytes"`
 }
 
@@ -159,19 +162,38 @@ func indexSize(indexDir string, rep *scaleReport) error {
 		return err
 	}
 	defer db.Close()
-	rows, err := db.Query(`SELECT name, SUM(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC`)
+	rows, err := db.Query(`SELECT d.name, coalesce(m.tbl_name, d.name), SUM(d.pgsize) FROM dbstat d
+		LEFT JOIN sqlite_schema m ON m.name = d.name GROUP BY d.name ORDER BY 3 DESC`)
 	if err != nil {
 		return fmt.Errorf("dbstat: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var t tableSize
-		if err := rows.Scan(&t.Name, &t.Bytes); err != nil {
+		if err := rows.Scan(&t.Name, &t.Of, &t.Bytes); err != nil {
 			return err
+		}
+		if strings.HasPrefix(t.Of, "search_") {
+			t.Of = "search"
 		}
 		rep.Tables = append(rep.Tables, t)
 	}
 	return rows.Err()
+}
+
+// tableTotals sums each table's b-trees (its own, its indexes'), largest first.
+func tableTotals(ts []tableSize) []tableSize {
+	var out []tableSize
+	for _, t := range ts {
+		i := slices.IndexFunc(out, func(o tableSize) bool { return o.Name == t.Of })
+		if i < 0 {
+			out = append(out, tableSize{Name: t.Of, Of: t.Of})
+			i = len(out) - 1
+		}
+		out[i].Bytes += t.Bytes
+	}
+	slices.SortStableFunc(out, func(a, b tableSize) int { return cmp.Compare(b.Bytes, a.Bytes) })
+	return out
 }
 
 // countGo counts the Go files and lines under dir, as the go command would see
@@ -219,9 +241,15 @@ func printScale(w io.Writer, r *scaleReport) {
 		fmt.Fprintf(w, "%s %.1f MiB", name, float64(n)/(1<<20))
 	}
 	fmt.Fprintf(w, "); ctags' tags file: %.1f MiB\n\n", float64(r.CtagsBytes)/(1<<20))
-	fmt.Fprintln(w, "| table or index | MiB |")
-	fmt.Fprintln(w, "|---|---:|")
+	fmt.Fprintln(w, "| table or index | of | MiB |")
+	fmt.Fprintln(w, "|---|---|---:|")
 	for _, t := range r.Tables {
+		fmt.Fprintf(w, "| %s | %s | %.2f |\n", t.Name, t.Of, float64(t.Bytes)/(1<<20))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| table with its indexes | MiB |")
+	fmt.Fprintln(w, "|---|---:|")
+	for _, t := range tableTotals(r.Tables) {
 		fmt.Fprintf(w, "| %s | %.2f |\n", t.Name, float64(t.Bytes)/(1<<20))
 	}
 	fmt.Fprintln(w)

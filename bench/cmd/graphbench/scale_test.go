@@ -30,8 +30,11 @@ func TestScaleLegOnATinyModule(t *testing.T) {
 	if rep.TreeSitterPhases["first_pass_ms"] <= 0 || rep.IndexBytes <= 0 || rep.IndexFiles["graph.db"] <= 0 {
 		t.Errorf("tree-sitter phases %v, index %d bytes in %v", rep.TreeSitterPhases, rep.IndexBytes, rep.IndexFiles)
 	}
-	if !slices.ContainsFunc(rep.Tables, func(s tableSize) bool { return s.Name == "edges" && s.Bytes > 0 }) {
-		t.Errorf("table sizes lack edges: %+v", rep.Tables)
+	if !slices.ContainsFunc(rep.Tables, func(s tableSize) bool { return s.Name == "edge_rows_dst" && s.Of == "edge_rows" && s.Bytes > 0 }) {
+		t.Errorf("table sizes lack edge_rows' index on dst: %+v", rep.Tables)
+	}
+	if !slices.ContainsFunc(tableTotals(rep.Tables), func(s tableSize) bool { return s.Name == "search" && s.Bytes > 0 }) {
+		t.Errorf("table totals lack search (FTS5's shadow tables): %+v", tableTotals(rep.Tables))
 	}
 	s := rep.Server
 	if s == nil || s.Calls != 5 || s.CallersP50 <= 0 || s.TrivialP95 <= 0 || s.CommunitiesAgainMS <= 0 || s.AfterEditMS <= 0 || s.PeakRSSKiB <= 0 {
