@@ -38,7 +38,8 @@ const (
 // The graph is stored in *_rows tables whose text columns are ids into strings:
 // a qualified name, a path or a kind is written once however many edges name it.
 // On golang.org/x/tools the edges and their three indexes went from 40.9 to
-// 7.2 MiB that way (docs/benchmarks.md, "Scale"). Readers, the package's own and
+// 8.9 MiB that way, the whole file from 53.6 to 17.5 MiB
+// (docs/benchmarks/graph-scale.md). Readers, the package's own and
 // graph sql's, read views with the readable names and columns of version 3
 // (files, nodes, edges, unresolved, sites); their LEFT JOINs on strings' primary
 // key let SQLite skip the lookups of columns a query does not read, and a
