@@ -113,7 +113,8 @@ func (p *Policy) Check(info tool.Info, paths []string) Verdict {
 // arguments args. Each path is judged where it really leads, links resolved. In
 // order: the trusted-folder rule, secret paths, deny globs and permission = "never"
 // refuse; then the tool's classifier refuses; then a change to a control file asks
-// whatever follows; then auto-approve and session grants approve; then allow globs or
+// whatever follows; then auto-approve and session grants approve, but for a change
+// outside the workspace, which asks; then allow globs or
 // the classifier turn an ask into always; an always still asks for paths outside the
 // workspace.
 func (p *Policy) CheckCall(info tool.Info, paths []string, args json.RawMessage) Verdict {
@@ -164,6 +165,16 @@ func (p *Policy) CheckCall(info tool.Info, paths []string, args json.RawMessage)
 		}
 	}
 	if p.AutoApprove || p.isGranted(info.Name) {
+		// auto-approve and a session grant cover the workspace, as the sandbox does
+		// for commands: a write outside it (~/.bashrc, ~/.local/bin/git) still asks.
+		if !info.ReadOnly {
+			for _, t := range targets {
+				if !p.inside(t.path) {
+					return Verdict{Level: Ask, Reason: fmt.Sprintf("%s touches %s%s, outside the workspace %s; auto-approve and session grants cover the workspace only",
+						info.Name, t.path, p.through(t), p.WorkDir)}
+				}
+			}
+		}
 		return Verdict{Level: Always, Reason: "approved for this session"}
 	}
 	real := make([]string, len(targets))

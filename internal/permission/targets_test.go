@@ -96,6 +96,16 @@ func TestPolicyJudgesTheRealTarget(t *testing.T) {
 		{"an inside link to a control file", func(p *Policy) { p.AutoApprove = true }, write, "innocent", Ask,
 			[]string{".git/config (through the link innocent)", "protected control file"}},
 		{"a plain inside read", plan, read, ".git/config", Always, nil},
+		// Second pass: auto-approve wrote ~/.bashrc with the write tool while its
+		// commands could not, and grep read the agent's keys in /proc/self/environ.
+		{"auto-approve writing outside the workspace asks", yolo, write, filepath.Join(l.home, ".bashrc"), Ask,
+			[]string{filepath.Join(l.home, ".bashrc"), "auto-approve and session grants cover the workspace only"}},
+		{"auto-approve writing through a link to outside asks", yolo, write, "rel-out/notes.txt", Ask, []string{"through the link rel-out/notes.txt"}},
+		{"a session grant writing outside asks", func(p *Policy) { p.GrantForSession("write") }, write, filepath.Join(l.out, "x"), Ask, []string{"outside the workspace"}},
+		{"auto-approve writing inside", yolo, write, "main.go", Always, nil},
+		{"auto-approve reading outside", yolo, read, "rel-out/notes.txt", Always, nil},
+		{"the agent's own environment", yolo, grep, "/proc/self/environ", Never, []string{"secret-path rule", "/proc"}},
+		{"another process's command line", yolo, read, "/proc/1/cmdline", Never, []string{"secret-path rule"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

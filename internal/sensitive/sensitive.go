@@ -39,13 +39,18 @@ var homeSecrets = []string{
 
 // Secrets returns the absolute secret paths for a user whose home is home and whose
 // albert-code home is appHome (ALBERT_CODE_HOME, which may lie elsewhere), plus
-// extra (the user's [sandbox] deny_read). Empty arguments are skipped.
+// extra (the user's [sandbox] deny_read). Empty arguments are skipped. The global
+// configuration's folder is a secret wherever $XDG_CONFIG_HOME puts it: written, it
+// would turn the sandbox off and lift these very rules for the next run.
 func Secrets(home, appHome string, extra ...string) []string {
 	var out []string
 	if home != "" {
 		for _, rel := range homeSecrets {
 			out = append(out, filepath.Join(home, rel))
 		}
+	}
+	if xdg := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(xdg) {
+		out = append(out, filepath.Join(filepath.Clean(xdg), "albert-code"))
 	}
 	if appHome != "" {
 		out = append(out, filepath.Clean(appHome))
@@ -96,11 +101,17 @@ func expandHome(p, home string) string {
 	return p
 }
 
+// ProcessFiles is where every process's environment and command line can be read,
+// the agent's own API keys among them (/proc/self/environ). The file tools refuse it
+// as a secret; commands see a /proc of their own, in their PID namespace, so it is
+// not among the paths the sandbox hides.
+const ProcessFiles = "/proc"
+
 // Refused is IsSecret less the user's explicit exceptions: path is refused when it
-// lies in one of secrets and in none of allowed (absolute paths, or ~/ paths, from
-// [permissions] allow_secret in the user's global configuration).
+// lies in one of secrets or in ProcessFiles, and in none of allowed (absolute paths,
+// or ~/ paths, from [permissions] allow_secret in the user's global configuration).
 func Refused(secrets, allowed []string, path string) (string, bool) {
-	s, ok := IsSecret(secrets, path)
+	s, ok := IsSecret(append(slices.Clip(secrets), ProcessFiles), path)
 	if !ok {
 		return "", false
 	}

@@ -57,6 +57,35 @@ func TestSecrets(t *testing.T) {
 	}
 }
 
+// TestSecretsFollowXDGConfigHome: the global config moved by $XDG_CONFIG_HOME is as
+// secret as ~/.config/albert-code (the write tool wrote [sandbox] mode = "off" there).
+func TestSecretsFollowXDGConfigHome(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", "/elsewhere/xdg")
+	s := Secrets("/home/u", "")
+	if _, ok := IsSecret(s, "/elsewhere/xdg/albert-code/config.toml"); !ok {
+		t.Fatalf("the global config under $XDG_CONFIG_HOME is not secret: %v", s)
+	}
+	if _, ok := IsSecret(s, "/elsewhere/xdg/other/x"); ok {
+		t.Fatal("another program's config became secret")
+	}
+}
+
+// TestProcessFilesAreRefused: /proc holds every process's environment, the agent's
+// keys among them; only the user's allow_secret lifts it.
+func TestProcessFilesAreRefused(t *testing.T) {
+	for _, p := range []string{"/proc/123/environ", "/proc/1/cmdline", "/proc"} {
+		if _, ok := Refused(nil, nil, p); !ok {
+			t.Errorf("%s is not refused", p)
+		}
+	}
+	if _, ok := Refused(nil, nil, "/procfs/x"); ok {
+		t.Error("/procfs/x is refused")
+	}
+	if _, ok := Refused(nil, []string{"/proc/cpuinfo"}, "/proc/cpuinfo"); ok {
+		t.Error("an explicit allow_secret does not lift /proc/cpuinfo")
+	}
+}
+
 func TestWithinRoot(t *testing.T) {
 	if !Within("/", "/etc") || Within("/a/b", "/a/bc") || !Within("/a", "/a") {
 		t.Fatal("Within is wrong at the edges")

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 
 	"github.com/etalab-ia/albert-code/internal/fswalk"
 	"github.com/etalab-ia/albert-code/internal/sensitive"
@@ -104,7 +105,7 @@ func (e Env) secretsBelow(root string) []string {
 		secrets = sensitive.DefaultSecrets()
 	}
 	var out []string
-	for _, s := range secrets {
+	for _, s := range append(slices.Clip(secrets), sensitive.ProcessFiles) {
 		if s != root && sensitive.Within(root, s) && e.skipSecret(s) {
 			out = append(out, slashRel(root, s))
 		}
