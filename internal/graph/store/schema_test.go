@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -121,5 +122,50 @@ func TestEdgesCostFewBytesEach(t *testing.T) {
 	const edges, maxPerEdge = 200 * 40, 100
 	if per := bytes / edges; per > maxPerEdge {
 		t.Errorf("edges cost %d bytes each on disk (%d bytes for %d); want at most %d", per, bytes, edges, maxPerEdge)
+	}
+}
+
+// documentedQueries returns the SQL statements of docs/graph-schema.md's sql
+// blocks, one per statement.
+func documentedQueries(t *testing.T) []string {
+	t.Helper()
+	doc, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "graph-schema.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, block := range strings.Split(string(doc), "```sql\n")[1:] {
+		block, _, _ = strings.Cut(block, "```")
+		for _, stmt := range strings.Split(block, ";") {
+			if strings.TrimSpace(stmt) != "" {
+				out = append(out, strings.TrimSpace(stmt))
+			}
+		}
+	}
+	return out
+}
+
+// The queries the schema's page gives as examples run, as written, on the
+// guarded connection users' SQL runs on: the views keep version 3's names and
+// columns (nodes.rowid joined to search.rowid included).
+func TestDocumentedQueriesRun(t *testing.T) {
+	t.Parallel()
+	s := openTest(t)
+	facts := twoFiles()
+	facts[0].Nodes = append(facts[0].Nodes, fn("p.ParseConfig", "ParseConfig", "a.go", 20))
+	replace(t, s, facts)
+	queries := documentedQueries(t)
+	if len(queries) < 6 {
+		t.Fatalf("found %d queries in docs/graph-schema.md; the page has at least 6", len(queries))
+	}
+	for _, q := range queries {
+		a, err := s.QueryAnswer(context.Background(), q, QueryLimits{})
+		if err != nil {
+			t.Errorf("%s\n: %v", q, err)
+			continue
+		}
+		if strings.Contains(q, "MATCH 'parse config'") && (len(a.Rows) == 0 || a.Rows[0][0] != "p.ParseConfig") {
+			t.Errorf("the documented search found %v; want p.ParseConfig first", a.Rows)
+		}
 	}
 }
