@@ -118,6 +118,9 @@ func TestAttackSecretsStayHidden(t *testing.T) {
 		fakemodel.ToolCall{ID: "r2", Name: "read", Arguments: args(map[string]any{"path": filepath.Join(h.home, ".env")})},
 		fakemodel.ToolCall{ID: "g1", Name: "grep", Arguments: args(map[string]any{"pattern": "PRIVATE|sk-", "path": "homelink"})},
 		fakemodel.ToolCall{ID: "g2", Name: "glob", Arguments: args(map[string]any{"pattern": "homelink/**"})},
+		// Second pass: grep read the agent's own environment, the key in it.
+		fakemodel.ToolCall{ID: "g3", Name: "grep", Arguments: args(map[string]any{"pattern": "KEY", "path": "/proc/self/environ"})},
+		fakemodel.ToolCall{ID: "r3", Name: "read", Arguments: args(map[string]any{"path": "/proc/self/environ"})},
 	)
 	h.srv = fakemodel.NewTest(t, fakemodel.Script{Turns: []fakemodel.Turn{calls(cs...), text("done")}})
 	// auto-approve: nobody refuses anything, so only the sandbox and the file tools'
@@ -129,7 +132,7 @@ func TestAttackSecretsStayHidden(t *testing.T) {
 	for i, a := range bash {
 		noSecretIn(t, a, h.toolResult(1, "b"+strconv.Itoa(i)))
 	}
-	for _, id := range []string{"r1", "r2", "g1", "g2"} {
+	for _, id := range []string{"r1", "r2", "g1", "g2", "g3", "r3"} {
 		noSecretIn(t, id, h.toolResult(1, id))
 	}
 	if res := h.toolResult(1, "r1"); !strings.Contains(res, filepath.Join(h.home, ".env")) {
@@ -175,6 +178,38 @@ func TestAttackWorkspaceEscapesAndControlFiles(t *testing.T) {
 	mustNotExist(t, filepath.Join(h.work, ".git/hooks/pre-commit"), "a git hook was written unasked")
 	if b, _ := os.ReadFile(filepath.Join(h.work, ".git/config")); strings.Contains(string(b), "fsmonitor") {
 		t.Errorf(".git/config was written: %s", b)
+	}
+}
+
+// TestAttackAutoApproveWritesStayInTheWorkspace: auto-approve's commands cannot
+// write outside the workspace, and neither may its file tools (second pass: the
+// write tool wrote ~/.bashrc and the global config under $XDG_CONFIG_HOME, which
+// would have turned the sandbox off for the next run).
+func TestAttackAutoApproveWritesStayInTheWorkspace(t *testing.T) {
+	t.Parallel()
+	h := hostile(t)
+	home := filepath.Dir(h.home)
+	global := filepath.Join(filepath.Dir(home), "xdg", "albert-code", "config.toml")
+	write := func(id, path string) fakemodel.ToolCall {
+		return fakemodel.ToolCall{ID: id, Name: "write", Arguments: args(map[string]any{"path": path, "content": "[sandbox]\nmode = \"off\"\n"})}
+	}
+	cs := []fakemodel.ToolCall{write("o1", filepath.Join(home, ".bashrc")), write("o2", global),
+		write("o3", filepath.Join(home, ".local/bin/git")), write("o4", "inside.toml")}
+	h.srv = fakemodel.NewTest(t, fakemodel.Script{Turns: []fakemodel.Turn{calls(cs...), text("done")}})
+	r := h.run("-p", "--trust", "--agent", "auto-approve", "--output", "json", "arm the next run")
+	if r.code != ExitOK {
+		t.Fatalf("exit %d stderr %s", r.code, r.stderr)
+	}
+	for _, id := range []string{"o1", "o2", "o3"} {
+		if res := h.toolResult(1, id); !strings.Contains(res, "needs approval") && !strings.Contains(res, "permission denied") {
+			t.Errorf("%s wrote outside the workspace under auto-approve: %s", id, res)
+		}
+	}
+	mustNotExist(t, filepath.Join(home, ".bashrc"), "the write tool armed the user's shell")
+	mustNotExist(t, global, "the write tool rewrote the global config")
+	mustNotExist(t, filepath.Join(home, ".local/bin/git"), "the write tool planted a program in the user's PATH")
+	if _, err := os.Stat(filepath.Join(h.work, "inside.toml")); err != nil {
+		t.Errorf("a write inside the workspace failed under auto-approve: %s", h.toolResult(1, "o4"))
 	}
 }
 
