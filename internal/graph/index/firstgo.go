@@ -61,8 +61,8 @@ type firstPackage struct {
 	doc, docFrom string
 }
 
-func newFirstGo(root string, other FileExtractor) *firstGo {
-	return &firstGo{importPath: golang.ImportPaths(root), other: other, pkgs: map[string]*firstPackage{},
+func newFirstGo(importPath func(rel, pkgName string) string, other FileExtractor) *firstGo {
+	return &firstGo{importPath: importPath, other: other, pkgs: map[string]*firstPackage{},
 		outOfBuild: map[string]bool{}, definedAs: map[string]string{}}
 }
 

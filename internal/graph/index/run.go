@@ -164,16 +164,15 @@ func runScan(ctx context.Context, root string, st *store.Store, opts Options, sc
 		return nil, err
 	}
 	rep.Phases = map[string]float64{"scan": msSince(start)}
-	phase := time.Now()
 	gr := &goRun{done: map[string]bool{}}
 	if !opts.FirstPass {
+		goStart := time.Now()
 		if gr, err = extractGoChanges(ctx, root, st, opts, scan, changes, todo, removed, pending, rep); err != nil {
 			return nil, err
 		}
-		rep.Phases["go"] = msSince(phase)
-		phase = time.Now()
+		rep.Phases["go"] = msSince(goStart)
 	}
-	facts, goDone := gr.facts, gr.done
+	goDone := gr.done
 	todo = append(todo, gr.more...)
 	var rest []File
 	for _, f := range todo {
@@ -181,37 +180,23 @@ func runScan(ctx context.Context, root string, st *store.Store, opts Options, sc
 			rest = append(rest, f)
 		}
 	}
-	var first *firstGo
 	if opts.FirstPass {
-		first = newFirstGo(root, opts.Extract)
-		opts.Extract = first.extract
-	}
-	facts = append(facts, extractFiles(ctx, root, rest, opts, len(goDone))...)
-	if first != nil {
-		first.finish(facts)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	rep.Phases["extract"] = msSince(phase)
-	phase = time.Now()
-	for _, f := range facts {
-		switch {
-		case f.Quarantined:
-			rep.Quarantined = append(rep.Quarantined, Skip{f.Path, f.ParseError})
-		case f.ParseError != "":
-			rep.Partial = append(rep.Partial, Skip{f.Path, f.ParseError})
+		// Recorded first: a reader of the batches sees them pending.
+		if err := settlePending(ctx, st, opts, pending, anyGo(todo), rep); err != nil {
+			return nil, err
+		}
+		if err := streamFirstPass(ctx, root, st, rest, removed, opts, rep); err != nil {
+			return nil, err
+		}
+	} else {
+		if err := writeExtracted(ctx, root, st, rest, removed, opts, gr, rep); err != nil {
+			return nil, err
+		}
+		if err := settlePending(ctx, st, opts, pending, anyGo(todo), rep); err != nil {
+			return nil, err
 		}
 	}
-	rep.Extracted = len(facts)
-	if err := st.ReplaceFiles(ctx, facts, removed); err != nil {
-		return nil, err
-	}
-	rep.Phases["write"] = msSince(phase)
-	phase = time.Now()
-	if err := settlePending(ctx, st, opts, pending, anyGo(todo), rep); err != nil {
-		return nil, err
-	}
+	phase := time.Now()
 	if !opts.FirstPass {
 		if rep.Resolve, err = resolve.Update(ctx, st, root, resolve.Options{}); err != nil {
 			return nil, err
@@ -253,6 +238,32 @@ func runScan(ctx context.Context, root string, st *store.Store, opts Options, sc
 // msSince is the time since t in milliseconds, to the microsecond.
 func msSince(t time.Time) float64 {
 	return float64(time.Since(t).Microseconds()) / 1000
+}
+
+// writeExtracted extracts files on every core, then writes them with the Go
+// leg's facts and the removed paths in one transaction.
+func writeExtracted(ctx context.Context, root string, st *store.Store, files []File, removed []string, opts Options, gr *goRun, rep *Report) error {
+	phase := time.Now()
+	facts := append(gr.facts, extractFiles(ctx, root, files, opts, len(gr.done))...)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	rep.Phases["extract"] = msSince(phase)
+	phase = time.Now()
+	for _, f := range facts {
+		switch {
+		case f.Quarantined:
+			rep.Quarantined = append(rep.Quarantined, Skip{f.Path, f.ParseError})
+		case f.ParseError != "":
+			rep.Partial = append(rep.Partial, Skip{f.Path, f.ParseError})
+		}
+	}
+	rep.Extracted = len(facts)
+	if err := st.ReplaceFiles(ctx, facts, removed); err != nil {
+		return err
+	}
+	rep.Phases["write"] = msSince(phase)
+	return nil
 }
 
 // extractFiles runs the file extractor over files in parallel, one file per worker
