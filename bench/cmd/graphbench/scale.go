@@ -46,6 +46,8 @@ type scaleReport struct {
 	IndexFiles map[string]int64 `json:"index_files"`
 	Tables     []tableSize      `json:"tables"`
 	Server     *serverReport    `json:"server,omitempty"`
+	// TypedRun is what the median typed index run said of its own time.
+	TypedRun typedRun `json:"typed_run"`
 }
 
 type tableSize struct {
@@ -76,6 +78,7 @@ func runScale(ctx context.Context, cfg config, dir string, calls int) (*scaleRep
 	// The floor and the typed index alternate, runs times each, so that a
 	// change of load on the machine falls on both; the median run is kept.
 	var floors, typed []measurement
+	var typedRuns []typedRun
 	for i := range runs {
 		logf("go/packages floor, run %d of %d", i+1, runs)
 		m, _, err := l.run(ctx, dir, cfg.Self, "loadfloor", dir)
@@ -84,12 +87,18 @@ func runScale(ctx context.Context, cfg config, dir string, calls int) (*scaleRep
 		}
 		floors = append(floors, m)
 		logf("typed full index, run %d of %d", i+1, runs)
-		if m, _, err = l.run(ctx, dir, append(cfg.Albert, "graph", "index", "--rebuild", "--repo", dir)...); err != nil {
+		var out []byte
+		if m, out, err = l.run(ctx, dir, append(cfg.Albert, "graph", "index", "--rebuild", "--json", "--repo", dir)...); err != nil {
 			return nil, err
 		}
-		typed = append(typed, m)
+		tr, err := parseTypedRun(out)
+		if err != nil {
+			return nil, err
+		}
+		typed, typedRuns = append(typed, m), append(typedRuns, tr)
 	}
 	rep.Floor, rep.Typed = medianRun(floors), medianRun(typed)
+	rep.TypedRun = typedRuns[slices.Index(typed, rep.Typed)]
 	indexDir := filepath.Join(dir, ".albert-code", "graph")
 	if err := indexSize(indexDir, rep); err != nil {
 		return nil, err
@@ -231,6 +240,7 @@ func printScale(w io.Writer, r *scaleReport) {
 		fmt.Fprintf(w, "| %s | %.2f | %.0f |\n", row.name, row.m.Wall.Seconds(), mib(row.m.MaxRSS))
 	}
 	fmt.Fprintf(w, "\nFirst pass, in-process (ms): %.0f\n\n", r.TreeSitterPhases["first_pass_ms"])
+	printTypedSplit(w, r)
 	fmt.Fprintf(w, "Index folder: %.1f MiB (", float64(r.IndexBytes)/(1<<20))
 	first := true
 	for name, n := range r.IndexFiles {

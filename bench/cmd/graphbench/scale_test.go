@@ -27,6 +27,9 @@ func TestScaleLegOnATinyModule(t *testing.T) {
 	if rep.GoFiles != 8 || rep.Floor.Wall <= 0 || rep.Typed.Wall <= 0 || rep.TreeSitter.Wall <= 0 || rep.Typed.MaxRSS <= 0 {
 		t.Errorf("legs = %+v", rep)
 	}
+	if rep.TypedRun.Phases["go"] <= 0 || rep.TypedRun.DurationNS <= 0 {
+		t.Errorf("the typed index's own timing was not read: %+v", rep.TypedRun)
+	}
 	if rep.TreeSitterPhases["first_pass_ms"] <= 0 || rep.IndexBytes <= 0 || rep.IndexFiles["graph.db"] <= 0 {
 		t.Errorf("tree-sitter phases %v, index %d bytes in %v", rep.TreeSitterPhases, rep.IndexBytes, rep.IndexFiles)
 	}
@@ -45,6 +48,9 @@ func TestScaleLegOnATinyModule(t *testing.T) {
 	}
 	var out bytes.Buffer
 	printScale(&out, rep)
+	if !strings.Contains(out.String(), "| typed pass: go (load, facts, snapshot) |") {
+		t.Errorf("the report does not split the typed index's time:\n%s", out.String())
+	}
 	for _, goal := range []string{"typed index time ≤ 1.5×", "peak memory ≤ 1.5×", "≤ 3× ctags", "index on disk ≤ 25 MiB", "find_callers p95 ≤ 20 ms", "trivial call < 5 ms"} {
 		if !strings.Contains(out.String(), goal) {
 			t.Errorf("the report has no verdict for %q:\n%s", goal, out.String())
