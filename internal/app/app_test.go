@@ -41,6 +41,7 @@ func TestCommandFamiliesAreWired(t *testing.T) {
 		"config":   "Inspect and change the configuration",
 		"trust":    "--remove",
 		"cron":     "albert-code cron list jobs.yml",
+		"graph":    "communities",
 	} {
 		code, out, errOut := runMain(t, family, "--help")
 		if code != ExitOK || !strings.Contains(out, want) {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	graphcmd "github.com/etalab-ia/albert-code/internal/app/cmd/graph"
 )
 
 // A repository whose go.mod needs a module not in the cache (as test-only modules are
@@ -39,8 +41,8 @@ func TestGraphIndexListsGoErrorsAndTheFix(t *testing.T) {
 			listed++
 		}
 	}
-	if listed != shownGoErrors || !strings.Contains(r.stdout, "more (--json lists the first 20)") {
-		t.Fatalf("want %d errors listed then a count of the rest:\n%s", shownGoErrors, r.stdout)
+	if listed != graphcmd.ShownGoErrors || !strings.Contains(r.stdout, "more (--json lists the first 20)") {
+		t.Fatalf("want %d errors listed then a count of the rest:\n%s", graphcmd.ShownGoErrors, r.stdout)
 	}
 	if !strings.Contains(r.stdout, "run `go mod download`") || !strings.Contains(r.stdout, "bad0/bad.go:3:13: cannot use") {
 		t.Fatalf("no hint to download the modules:\n%s", r.stdout)

@@ -20,7 +20,13 @@ func TestGraphExportImportBootstrap(t *testing.T) {
 	if r.code != ExitOK {
 		t.Fatalf("export: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	var sum artifactSummary
+	var sum struct {
+		Artifact      string `json:"artifact"`
+		Bytes         int64  `json:"bytes"`
+		IndexBytes    int64  `json:"index_bytes"`
+		Files         int    `json:"files"`
+		GitAttributes string `json:"gitattributes_added"`
+	}
 	if err := json.Unmarshal([]byte(r.stdout), &sum); err != nil {
 		t.Fatalf("export --json: %v\n%s", err, r.stdout)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/etalab-ia/albert-code/internal/agentenv"
 	configcmd "github.com/etalab-ia/albert-code/internal/app/cmd/config"
 	croncmd "github.com/etalab-ia/albert-code/internal/app/cmd/cron"
+	graphcmd "github.com/etalab-ia/albert-code/internal/app/cmd/graph"
 	"github.com/etalab-ia/albert-code/internal/app/cmd/sessions"
 	trustcmd "github.com/etalab-ia/albert-code/internal/app/cmd/trust"
 	"github.com/etalab-ia/albert-code/internal/app/cmdutil"
@@ -92,7 +93,7 @@ repository, driving a model through the Albert API or any OpenAI-compatible serv
 	root.SetVersionTemplate("albert-code {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
 
-	root.AddCommand(newVersionCmd(fac), configcmd.NewCmdConfig(fac), sessions.NewCmdSessions(fac), trustcmd.NewCmdTrust(fac, nil), newGraphCmd(), newServeCmd())
+	root.AddCommand(newVersionCmd(fac), configcmd.NewCmdConfig(fac), sessions.NewCmdSessions(fac), trustcmd.NewCmdTrust(fac, nil), graphcmd.NewCmdGraph(fac), newServeCmd())
 	root.AddCommand(newACPCmd(fac))
 	root.AddCommand(newQuotaCmd(fac))
 	root.AddCommand(croncmd.NewCmdCron(fac))

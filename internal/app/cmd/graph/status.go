@@ -1,4 +1,4 @@
-package app
+package graph
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/etalab-ia/albert-code/internal/app/cmdutil"
 	"github.com/etalab-ia/albert-code/internal/graph/golang"
 	"github.com/etalab-ia/albert-code/internal/graph/index"
 	"github.com/etalab-ia/albert-code/internal/graph/store"
@@ -27,47 +28,62 @@ type graphStatus struct {
 	GoLoadError string `json:"go_load_error,omitempty"`
 }
 
-func newGraphStatusCmd(repo *string) *cobra.Command {
-	var asJSON bool
+// StatusOptions are `graph status`'s.
+type StatusOptions struct {
+	f    *cmdutil.Factory
+	Repo string
+	JSON bool
+}
+
+// NewCmdStatus is `graph status`; runF replaces the report.
+func NewCmdStatus(f *cmdutil.Factory, runF func(*StatusOptions) error) *cobra.Command {
+	opts := &StatusOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Say what the index holds, how fresh it is, and every file it left out with the reason",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			root, st, err := openRepoIndex(*repo)
-			if err != nil {
-				return err
+			opts.Repo = repoFlag(cmd)
+			if runF != nil {
+				return runF(opts)
 			}
-			defer st.Close()
-			ctx := cmd.Context()
-			out := graphStatus{Root: root}
-			if out.Stats, err = st.Stats(ctx); err != nil {
-				return err
-			}
-			if out.LeftOut, err = index.ReadLeftOut(ctx, st); err != nil {
-				return err
-			}
-			if out.GoLoadError, _, err = st.Meta(ctx, golang.MetaLoadError); err != nil {
-				return err
-			}
-			if f, ferr := index.CheckFreshness(context.WithoutCancel(ctx), root, st, index.Limits{}); ferr == nil {
-				out.Freshness = &f
-			}
-			if asJSON {
-				return printJSON(cmd.OutOrStdout(), out)
-			}
-			printStatus(cmd.OutOrStdout(), out)
-			return nil
+			return statusRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the status as JSON")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the status as JSON")
 	return cmd
 }
 
+func statusRun(ctx context.Context, opts *StatusOptions) error {
+	root, st, err := openRepoIndex(opts.f, opts.Repo)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	out := graphStatus{Root: root}
+	if out.Stats, err = st.Stats(ctx); err != nil {
+		return err
+	}
+	if out.LeftOut, err = index.ReadLeftOut(ctx, st); err != nil {
+		return err
+	}
+	if out.GoLoadError, _, err = st.Meta(ctx, golang.MetaLoadError); err != nil {
+		return err
+	}
+	if f, ferr := index.CheckFreshness(context.WithoutCancel(ctx), root, st, index.Limits{}); ferr == nil {
+		out.Freshness = &f
+	}
+	if opts.JSON {
+		return cmdutil.PrintJSON(opts.f.IO.Out, out)
+	}
+	printStatus(opts.f.IO.Out, out)
+	return nil
+}
+
 func printStatus(w io.Writer, s graphStatus) {
-	fmt.Fprintf(w, "%s: %s, %d definitions, %d edges\n", s.Root, countOf(s.Stats.Files, "file"), s.Stats.NodeCount, s.Stats.EdgeCount)
+	fmt.Fprintf(w, "%s: %s, %d definitions, %d edges\n", s.Root, cmdutil.CountOf(s.Stats.Files, "file"), s.Stats.NodeCount, s.Stats.EdgeCount)
 	if f := s.Freshness; f != nil {
-		fmt.Fprintf(w, "index %s (commit %s, indexed %s, %d files changed since)\n", f.Status, short(f.IndexedCommit), f.IndexedAt, len(f.Dirty))
+		fmt.Fprintf(w, "index %s (commit %s, indexed %s, %d files changed since)\n", f.Status, shortCommit(f.IndexedCommit), f.IndexedAt, len(f.Dirty))
 	}
 	if s.GoLoadError != "" {
 		fmt.Fprintf(w, "Go: not type-checked, so its answers are tree-sitter's lower bounds:\n  %s\n",
@@ -97,15 +113,5 @@ func leftOutSummary(lo *index.LeftOut) string {
 	for _, why := range slices.Sorted(maps.Keys(lo.ByReason)) {
 		parts = append(parts, fmt.Sprintf("%d %s", lo.ByReason[why], why))
 	}
-	return fmt.Sprintf("%s (%s)", countOf(lo.Count, "file"), strings.Join(parts, ", "))
-}
-
-func short(commit string) string {
-	if len(commit) > 12 {
-		return commit[:12]
-	}
-	if commit == "" {
-		return "none"
-	}
-	return commit
+	return fmt.Sprintf("%s (%s)", cmdutil.CountOf(lo.Count, "file"), strings.Join(parts, ", "))
 }

@@ -1,4 +1,4 @@
-package app
+package graph
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/etalab-ia/albert-code/internal/app/cmdutil"
 	"github.com/etalab-ia/albert-code/internal/graph/artifact"
 	"github.com/etalab-ia/albert-code/internal/graph/golang"
 	"github.com/etalab-ia/albert-code/internal/graph/index"
@@ -43,9 +44,18 @@ func summarise(path string, m *artifact.Meta) artifactSummary {
 	return s
 }
 
-func newGraphExportCmd(repo *string) *cobra.Command {
-	var output string
-	var asJSON bool
+// ExportOptions are `graph export`'s.
+type ExportOptions struct {
+	f    *cmdutil.Factory
+	Repo string
+	// Output is where the artifact goes; empty is artifact.RelPath in the repository.
+	Output string
+	JSON   bool
+}
+
+// NewCmdExport is `graph export`; runF replaces the export.
+func NewCmdExport(f *cmdutil.Factory, runF func(*ExportOptions) error) *cobra.Command {
+	opts := &ExportOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "export",
 		Short: "Bring the index up to date and pack it into one file to commit and share (" + artifact.RelPath + ")",
@@ -58,57 +68,76 @@ what changed since. Exporting there also adds to .gitattributes:
 (run ` + "`git config merge.ours.driver true`" + ` once so a merge keeps your branch's artifact).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			root, err := graphRoot(*repo)
-			if err != nil {
-				return err
+			opts.Repo = repoFlag(cmd)
+			if runF != nil {
+				return runF(opts)
 			}
-			path, err := graphDBPath(root, true)
-			if err != nil {
-				return err
-			}
-			if err := refreshIndex(cmd.Context(), root, path, cmd.ErrOrStderr()); err != nil {
-				return err
-			}
-			def := filepath.Join(root, filepath.FromSlash(artifact.RelPath))
-			if output == "" {
-				output = def
-			}
-			if output, err = filepath.Abs(output); err != nil {
-				return err
-			}
-			m, err := artifact.Export(cmd.Context(), path, output, Version())
-			if err != nil {
-				return &exitError{code: ExitError, err: err}
-			}
-			sum := summarise(output, m)
-			if output == def {
-				added, err := artifact.EnsureGitAttributes(root)
-				if err != nil {
-					return err
-				}
-				if added {
-					sum.GitAttributes = artifact.GitAttributesLine
-				}
-			}
-			if asJSON {
-				return printJSON(cmd.OutOrStdout(), sum)
-			}
-			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "exported the index of %d files (commit %s) to %s: %s, the index %s\n",
-				sum.Files, shortCommit(sum.Commit), output, mib(sum.Bytes), mib(sum.IndexBytes))
-			if sum.GitAttributes != "" {
-				fmt.Fprintf(w, "added to .gitattributes: %s\nrun `git config merge.ours.driver true` once so that a merge keeps your branch's artifact\n", sum.GitAttributes)
-			}
-			return nil
+			return exportRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "", "write the artifact here (default: "+artifact.RelPath+" in the repository)")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write the artifact here (default: "+artifact.RelPath+" in the repository)")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 	return cmd
 }
 
-func newGraphImportCmd(repo *string) *cobra.Command {
-	var asJSON bool
+func exportRun(ctx context.Context, opts *ExportOptions) error {
+	root, err := repoRoot(opts.f, opts.Repo)
+	if err != nil {
+		return err
+	}
+	path, err := dbPath(root, true)
+	if err != nil {
+		return err
+	}
+	if err := refreshIndex(ctx, root, path, opts.f.IO.ErrOut); err != nil {
+		return err
+	}
+	def := filepath.Join(root, filepath.FromSlash(artifact.RelPath))
+	output := opts.Output
+	if output == "" {
+		output = def
+	}
+	if output, err = filepath.Abs(output); err != nil {
+		return err
+	}
+	m, err := artifact.Export(ctx, path, output, opts.f.Version)
+	if err != nil {
+		return cmdutil.Failed(err)
+	}
+	sum := summarise(output, m)
+	if output == def {
+		added, err := artifact.EnsureGitAttributes(root)
+		if err != nil {
+			return err
+		}
+		if added {
+			sum.GitAttributes = artifact.GitAttributesLine
+		}
+	}
+	w := opts.f.IO.Out
+	if opts.JSON {
+		return cmdutil.PrintJSON(w, sum)
+	}
+	fmt.Fprintf(w, "exported the index of %d files (commit %s) to %s: %s, the index %s\n",
+		sum.Files, shortCommit(sum.Commit), output, mib(sum.Bytes), mib(sum.IndexBytes))
+	if sum.GitAttributes != "" {
+		fmt.Fprintf(w, "added to .gitattributes: %s\nrun `git config merge.ours.driver true` once so that a merge keeps your branch's artifact\n", sum.GitAttributes)
+	}
+	return nil
+}
+
+// ImportOptions are `graph import`'s.
+type ImportOptions struct {
+	f    *cmdutil.Factory
+	Repo string
+	// File is the artifact graph export wrote.
+	File string
+	JSON bool
+}
+
+// NewCmdImport is `graph import FILE`; runF replaces the import.
+func NewCmdImport(f *cmdutil.Factory, runF func(*ImportOptions) error) *cobra.Command {
+	opts := &ImportOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "import FILE",
 		Short: "Replace the repository's index with an exported one (see graph export)",
@@ -118,52 +147,60 @@ replaced; one written by another albert-code version is refused, with the versio
 it names. Run graph index afterwards to index what changed since it was exported.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root, err := graphRoot(*repo)
-			if err != nil {
-				return err
+			opts.Repo, opts.File = repoFlag(cmd), args[0]
+			if runF != nil {
+				return runF(opts)
 			}
-			file, err := filepath.Abs(args[0])
-			if err != nil {
-				return err
-			}
-			if _, err := os.Stat(file); err != nil {
-				return usageError("import %s: %v", args[0], err)
-			}
-			path, err := graphDBPath(root, true)
-			if err != nil {
-				return err
-			}
-			_, statErr := os.Stat(path)
-			m, err := artifact.Import(cmd.Context(), file, path, root)
-			if err != nil {
-				return &exitError{code: ExitError, err: err}
-			}
-			sum := summarise(file, m)
-			sum.Replaced = statErr == nil
-			if st, err := store.OpenReadOnly(path); err == nil {
-				if f, err := index.CheckFreshness(cmd.Context(), root, st, index.Limits{}); err == nil {
-					sum.Stale = len(f.Dirty)
-				}
-				st.Close()
-			}
-			if asJSON {
-				return printJSON(cmd.OutOrStdout(), sum)
-			}
-			w := cmd.OutOrStdout()
-			replaced := ""
-			if sum.Replaced {
-				replaced = ", replacing the index that was there"
-			}
-			fmt.Fprintf(w, "imported %s: %d files indexed at commit %s by albert-code %s%s\n",
-				file, sum.Files, shortCommit(sum.Commit), sum.ToolVersion, replaced)
-			if sum.Stale > 0 {
-				fmt.Fprintf(w, "%d file(s) changed since: run `albert-code graph index` to index only those\n", sum.Stale)
-			}
-			return nil
+			return importRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 	return cmd
+}
+
+func importRun(ctx context.Context, opts *ImportOptions) error {
+	root, err := repoRoot(opts.f, opts.Repo)
+	if err != nil {
+		return err
+	}
+	file, err := filepath.Abs(opts.File)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(file); err != nil {
+		return cmdutil.UsageError("import %s: %v", opts.File, err)
+	}
+	path, err := dbPath(root, true)
+	if err != nil {
+		return err
+	}
+	_, statErr := os.Stat(path)
+	m, err := artifact.Import(ctx, file, path, root)
+	if err != nil {
+		return cmdutil.Failed(err)
+	}
+	sum := summarise(file, m)
+	sum.Replaced = statErr == nil
+	if st, err := store.OpenReadOnly(path); err == nil {
+		if f, err := index.CheckFreshness(ctx, root, st, index.Limits{}); err == nil {
+			sum.Stale = len(f.Dirty)
+		}
+		st.Close()
+	}
+	w := opts.f.IO.Out
+	if opts.JSON {
+		return cmdutil.PrintJSON(w, sum)
+	}
+	replaced := ""
+	if sum.Replaced {
+		replaced = ", replacing the index that was there"
+	}
+	fmt.Fprintf(w, "imported %s: %d files indexed at commit %s by albert-code %s%s\n",
+		file, sum.Files, shortCommit(sum.Commit), sum.ToolVersion, replaced)
+	if sum.Stale > 0 {
+		fmt.Fprintf(w, "%d file(s) changed since: run `albert-code graph index` to index only those\n", sum.Stale)
+	}
+	return nil
 }
 
 // bootstrapIndex starts a repository without an index from its committed

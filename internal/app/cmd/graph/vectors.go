@@ -1,10 +1,10 @@
-package app
+package graph
 
 import (
+	"context"
 	"fmt"
 
-	"github.com/spf13/cobra"
-
+	"github.com/etalab-ia/albert-code/internal/app/cmdutil"
 	"github.com/etalab-ia/albert-code/internal/config"
 	"github.com/etalab-ia/albert-code/internal/graph/embed"
 	"github.com/etalab-ia/albert-code/internal/graph/store"
@@ -15,8 +15,8 @@ import (
 // nil when embeddings are not configured. When they are but cannot work (no key, an
 // unknown provider, an unreadable cache), the leg it returns fails with that
 // reason, so search answers with BM25 and says why instead of failing.
-func vectorLeg(root, dbPath string) (leg *embed.Search, closeFn func()) {
-	e, err := loadEnv(root, config.Overrides{}, false)
+func vectorLeg(f *cmdutil.Factory, root, dbPath string) (leg *embed.Search, closeFn func()) {
+	e, err := f.LoadEnv(root, config.Overrides{}, false)
 	if err != nil {
 		return embed.Config{Err: fmt.Errorf("configuration: %w", err)}.Open(dbPath)
 	}
@@ -31,13 +31,13 @@ type embedReport struct {
 
 // embedIndex embeds what the index run added when embeddings are configured;
 // nil when they are not. A failure is reported, not fatal: the index is built.
-func embedIndex(cmd *cobra.Command, root, dbPath string, st *store.Store) *embedReport {
-	leg, closeLeg := vectorLeg(root, dbPath)
+func embedIndex(ctx context.Context, f *cmdutil.Factory, root, dbPath string, st *store.Store) *embedReport {
+	leg, closeLeg := vectorLeg(f, root, dbPath)
 	defer closeLeg()
 	if leg == nil {
 		return nil
 	}
-	cov, err := leg.EmbedAll(cmd.Context(), st)
+	cov, err := leg.EmbedAll(ctx, st)
 	rep := &embedReport{Coverage: cov}
 	if err != nil {
 		rep.Error = err.Error()
