@@ -1,20 +1,22 @@
 package adapter
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 // Adapter drives one CLI agent: how to call it, and how to read what it printed.
 // The prompt goes on stdin and the agent runs in Request.Workspace unless an optional
-// interface below says otherwise.
+// interface below says otherwise. It is a backend.Backend: its Run is RunProcess. A
+// type that wraps an Adapter to read differently defines its own Run calling
+// RunProcess with itself: the embedded Run would read with the wrapped Adapter.
 type Adapter interface {
-	// Name is the adapter's name, as ALBERT_CODE_ADAPTER and the API's backend field give it.
-	Name() string
+	backend.Backend
 	// BuildArgv returns the program and its arguments for req.
 	BuildArgv(req *Request) ([]string, error)
 	// ParseOutput reads the agent's whole stdout into a Result. Lines it does not
@@ -22,18 +24,8 @@ type Adapter interface {
 	ParseOutput(stdout []byte, req *Request) Result
 }
 
-// Backend is what a run is given: an Adapter (a CLI agent run as a process) or a
-// Direct backend.
-type Backend interface {
-	Name() string
-}
-
-// Direct is a backend that runs without a process, such as the agent in-process: it
-// streams the same events and returns the same Result.
-type Direct interface {
-	Name() string
-	Run(ctx context.Context, req *Request, emit func(Event)) (Result, error)
-}
+// Backend is backend.Backend, for the importers not yet re-pointed.
+type Backend = backend.Backend
 
 // Validator checks a request before anything runs; its error is the client's fault
 // (HTTP 422) and says what to change.

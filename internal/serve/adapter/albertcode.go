@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -20,6 +21,11 @@ type AlbertCode struct {
 }
 
 func (a *AlbertCode) Name() string { return "albert-code" }
+
+// Run runs the agent as a supervised process (RunProcess).
+func (a *AlbertCode) Run(ctx context.Context, req *Request, emit func(Event)) (Result, error) {
+	return RunProcess(ctx, a, req, emit)
+}
 
 // Validate refuses what the command line cannot express; profiles and configuration
 // files cover these.

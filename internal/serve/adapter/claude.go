@@ -3,6 +3,7 @@ package adapter
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -28,6 +29,11 @@ type Claude struct {
 }
 
 func (c *Claude) Name() string { return "claude" }
+
+// Run runs the agent as a supervised process (RunProcess).
+func (c *Claude) Run(ctx context.Context, req *Request, emit func(Event)) (Result, error) {
+	return RunProcess(ctx, c, req, emit)
+}
 
 func (c *Claude) Models() []string { return []string{"haiku", "sonnet", "opus", "opusplan"} }
 

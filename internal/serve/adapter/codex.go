@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,6 +20,11 @@ type Codex struct {
 }
 
 func (c *Codex) Name() string { return "codex" }
+
+// Run runs the agent as a supervised process (RunProcess).
+func (c *Codex) Run(ctx context.Context, req *Request, emit func(Event)) (Result, error) {
+	return RunProcess(ctx, c, req, emit)
+}
 
 func (c *Codex) ThinkingLevels() []string {
 	return []string{"none", "minimal", "low", "medium", "high", "xhigh", "max"}

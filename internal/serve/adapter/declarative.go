@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -70,6 +71,11 @@ type condition struct {
 func (d *Declarative) Name() string             { return d.name }
 func (d *Declarative) Models() []string         { return d.models }
 func (d *Declarative) ThinkingLevels() []string { return d.levels }
+
+// Run runs the agent as a supervised process (RunProcess).
+func (d *Declarative) Run(ctx context.Context, req *Request, emit func(Event)) (Result, error) {
+	return RunProcess(ctx, d, req, emit)
+}
 
 // Validate refuses request fields the file gives no place to, naming the placeholder
 // to add. A request that continues its session is let through: continuing is the

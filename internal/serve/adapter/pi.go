@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"os"
 	"slices"
@@ -18,6 +19,11 @@ type Pi struct {
 }
 
 func (p *Pi) Name() string { return "pi" }
+
+// Run runs the agent as a supervised process (RunProcess).
+func (p *Pi) Run(ctx context.Context, req *Request, emit func(Event)) (Result, error) {
+	return RunProcess(ctx, p, req, emit)
+}
 
 func (p *Pi) ThinkingLevels() []string {
 	return []string{"off", "minimal", "low", "medium", "high", "xhigh"}

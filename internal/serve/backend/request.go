@@ -43,6 +43,9 @@ type Request struct {
 	// Timeout bounds the run and IdleTimeout the time without output; zero takes
 	// the runner's defaults.
 	Timeout, IdleTimeout time.Duration
+	// Host is set by the runner: how a CLI agent's process runs. Never serialized:
+	// it holds the server's environment.
+	Host Host `json:"-"`
 }
 
 // EventMode says which native records a run keeps.

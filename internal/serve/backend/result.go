@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// Result is what a run produced. Backends fill the first group of fields from the
-// agent's output; the runner fills the rest.
+// Result is what a run produced. The first group of fields comes from the agent's
+// output; the rest from how its process ran (a CLI agent's), and the run's length.
 type Result struct {
 	Text      string
 	SessionID string

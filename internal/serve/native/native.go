@@ -19,7 +19,6 @@ import (
 	"github.com/etalab-ia/albert-code/internal/config"
 	"github.com/etalab-ia/albert-code/internal/llm"
 	"github.com/etalab-ia/albert-code/internal/profile"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
 	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
 	"github.com/etalab-ia/albert-code/internal/session"
@@ -201,7 +200,7 @@ func (n *Native) baseEnv() (*agentenv.Env, error) {
 	return n.base, n.baseErr
 }
 
-var _ adapter.Direct = (*Native)(nil)
+var _ backend.Backend = (*Native)(nil)
 
 // stoppedBy names why ctx ended: a timeout, the idle watchdog, or a cancel.
 func stoppedBy(ctx context.Context) backend.ErrorKind {

@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -11,6 +12,12 @@ import (
 // ownFailureAgent is the fake agent's adapter reporting the agent's own failure,
 // as the claude adapter does for an error_max_turns result.
 type ownFailureAgent struct{ *adapter.Declarative }
+
+// Run runs the agent read by this adapter: the embedded Run would read with the
+// Declarative's own ParseOutput.
+func (g ownFailureAgent) Run(ctx context.Context, req *backend.Request, emit func(backend.Event)) (backend.Result, error) {
+	return adapter.RunProcess(ctx, g, req, emit)
+}
 
 func (g ownFailureAgent) ParseOutput(stdout []byte, req *backend.Request) backend.Result {
 	res := g.Declarative.ParseOutput(stdout, req)

@@ -1,10 +1,14 @@
 package openai
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 func TestMountAndAuthorizeWithAMiddleware(t *testing.T) {
@@ -35,7 +39,11 @@ func TestMountAndAuthorizeWithAMiddleware(t *testing.T) {
 	}
 }
 
+// modelsOnly is a backend that lists models and runs nothing.
 type modelsOnly struct{}
 
 func (modelsOnly) Name() string     { return "test" }
 func (modelsOnly) Models() []string { return []string{"m1"} }
+func (modelsOnly) Run(context.Context, *backend.Request, func(backend.Event)) (backend.Result, error) {
+	return backend.Result{}, errors.New("modelsOnly runs nothing")
+}

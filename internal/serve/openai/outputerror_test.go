@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"reflect"
@@ -14,6 +15,12 @@ import (
 // garbledAgent is the fake agent's adapter reporting a line it could not read, as
 // the claude and codex adapters do for a line that is not a record.
 type garbledAgent struct{ *adapter.Declarative }
+
+// Run runs the agent read by this adapter: the embedded Run would read with the
+// Declarative's own ParseOutput.
+func (g garbledAgent) Run(ctx context.Context, req *backend.Request, emit func(backend.Event)) (backend.Result, error) {
+	return adapter.RunProcess(ctx, g, req, emit)
+}
 
 const garbledLine = `fake printed a line that is not a JSON record: "Segmentation fault"`
 
