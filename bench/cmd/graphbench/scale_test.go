@@ -30,7 +30,7 @@ func TestScaleLegOnATinyModule(t *testing.T) {
 	if rep.TypedRun.Phases["go"] <= 0 || rep.TypedRun.DurationNS <= 0 {
 		t.Errorf("the typed index's own timing was not read: %+v", rep.TypedRun)
 	}
-	if rep.TreeSitterPhases["first_pass_ms"] <= 0 || rep.IndexBytes <= 0 || rep.IndexFiles["graph.db"] <= 0 {
+	if rep.TreeSitterPhases["first_pass_ms"] <= 0 || rep.TreeSitterPhases["extract_and_write_ms"] <= 0 || rep.TreeSitter.CPU <= 0 || rep.IndexBytes <= 0 || rep.IndexFiles["graph.db"] <= 0 {
 		t.Errorf("tree-sitter phases %v, index %d bytes in %v", rep.TreeSitterPhases, rep.IndexBytes, rep.IndexFiles)
 	}
 	if !slices.ContainsFunc(rep.Tables, func(s tableSize) bool { return s.Name == "edge_rows_dst" && s.Of == "edge_rows" && s.Bytes > 0 }) {
