@@ -42,6 +42,8 @@ func TestCommandFamiliesAreWired(t *testing.T) {
 		"trust":    "--remove",
 		"cron":     "albert-code cron list jobs.yml",
 		"graph":    "communities",
+		"migrate":  "docs/migrating.md",
+		"quota":    "quota_providers",
 	} {
 		code, out, errOut := runMain(t, family, "--help")
 		if code != ExitOK || !strings.Contains(out, want) {

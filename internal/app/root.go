@@ -16,6 +16,8 @@ import (
 	configcmd "github.com/etalab-ia/albert-code/internal/app/cmd/config"
 	croncmd "github.com/etalab-ia/albert-code/internal/app/cmd/cron"
 	graphcmd "github.com/etalab-ia/albert-code/internal/app/cmd/graph"
+	migratecmd "github.com/etalab-ia/albert-code/internal/app/cmd/migrate"
+	quotacmd "github.com/etalab-ia/albert-code/internal/app/cmd/quota"
 	"github.com/etalab-ia/albert-code/internal/app/cmd/sessions"
 	trustcmd "github.com/etalab-ia/albert-code/internal/app/cmd/trust"
 	"github.com/etalab-ia/albert-code/internal/app/cmdutil"
@@ -95,9 +97,9 @@ repository, driving a model through the Albert API or any OpenAI-compatible serv
 
 	root.AddCommand(newVersionCmd(fac), configcmd.NewCmdConfig(fac), sessions.NewCmdSessions(fac), trustcmd.NewCmdTrust(fac, nil), graphcmd.NewCmdGraph(fac), newServeCmd())
 	root.AddCommand(newACPCmd(fac))
-	root.AddCommand(newQuotaCmd(fac))
+	root.AddCommand(quotacmd.NewCmdQuota(fac, nil))
 	root.AddCommand(croncmd.NewCmdCron(fac))
-	root.AddCommand(newMigrateCmd())
+	root.AddCommand(migratecmd.NewCmdMigrate(fac, nil))
 	return root
 }
 

@@ -1,4 +1,6 @@
-package app
+// Package migrate is `albert-code migrate`: take in what the original (Python)
+// albert-code left in its home, and say how each of its files is used.
+package migrate
 
 import (
 	"fmt"
@@ -11,13 +13,24 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/etalab-ia/albert-code/internal/app/cmdutil"
 	"github.com/etalab-ia/albert-code/internal/config"
 	"github.com/etalab-ia/albert-code/internal/llm/ratelimit"
 	"github.com/etalab-ia/albert-code/internal/migrate"
 	"github.com/etalab-ia/albert-code/internal/profile"
 )
 
-func newMigrateCmd() *cobra.Command {
+// Options are `migrate`'s.
+type Options struct {
+	IO        *cmdutil.IOStreams
+	Getwd     func() (string, error)
+	LookupEnv func(string) (string, bool)
+	Now       func() time.Time
+}
+
+// NewCmdMigrate is `migrate`; runF replaces the import.
+func NewCmdMigrate(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{IO: f.IO, Getwd: f.Getwd, LookupEnv: f.LookupEnv, Now: f.Now}
 	return &cobra.Command{
 		Use:   "migrate",
 		Short: "Take in what the original albert-code left in ~/.albert-code, and say what was done",
@@ -29,31 +42,38 @@ changes and deletes nothing of the original's; running it again imports only new
 sessions. The first run of albert-code imports the sessions too. docs/migrating.md
 lists every difference from the original.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			wd, err := os.Getwd()
-			if err != nil {
-				return err
+		RunE: func(*cobra.Command, []string) error {
+			if runF != nil {
+				return runF(opts)
 			}
-			// Only the home's files: a project's are the project's, not the original's.
-			cfg, err := config.Load(config.Options{WorkDir: wd, Trusted: func(string) bool { return false }})
-			if err != nil {
-				return usageError("%v", err)
-			}
-			reportMigration(cmd.OutOrStdout(), cfg)
-			return nil
+			return run(opts)
 		},
 	}
 }
 
-// reportMigration does the import and prints one line per file of the original.
-func reportMigration(w io.Writer, cfg *config.Config) {
+func run(opts *Options) error {
+	wd, err := opts.Getwd()
+	if err != nil {
+		return err
+	}
+	// Only the home's files: a project's are the project's, not the original's.
+	cfg, err := config.Load(config.Options{WorkDir: wd, LookupEnv: opts.LookupEnv, Trusted: func(string) bool { return false }})
+	if err != nil {
+		return cmdutil.UsageError("%v", err)
+	}
+	report(opts.IO.Out, cfg, opts)
+	return nil
+}
+
+// report does the import and prints one line per file of the original.
+func report(w io.Writer, cfg *config.Config, opts *Options) {
 	home := cfg.Home
 	fmt.Fprintf(w, "The original albert-code's files in %s:\n", home)
 
 	orig := config.OriginalConfigFile(home)
 	switch {
 	case slices.Contains(cfg.Files, orig):
-		fmt.Fprintf(w, "config     %s is read in place on every run (not moved: the original may still use it); our own global file, %s, wins over it\n", orig, globalFileOrDefault())
+		fmt.Fprintf(w, "config     %s is read in place on every run (not moved: the original may still use it); our own global file, %s, wins over it\n", orig, globalFileOrDefault(opts.LookupEnv))
 	case exists(orig):
 		fmt.Fprintf(w, "config     %s could not be read; runs go on without it\n", orig)
 	default:
@@ -87,7 +107,7 @@ func reportMigration(w io.Writer, cfg *config.Config) {
 	}
 
 	store := ratelimit.NewStore(home)
-	ex, err := store.Exhausted(time.Now())
+	ex, err := store.Exhausted(opts.Now())
 	switch {
 	case err != nil:
 		fmt.Fprintf(w, "throttle   %s could not be read: %v\n", store.ThrottleStatePath(), err)
@@ -118,8 +138,8 @@ func reportMigration(w io.Writer, cfg *config.Config) {
 	fmt.Fprintln(w, "models     the original's albert-code, albert-large and devstral-2 stand for models we ship when neither the configuration nor the server has them (docs/migrating.md)")
 }
 
-func globalFileOrDefault() string {
-	if p, err := config.GlobalFile(os.LookupEnv); err == nil {
+func globalFileOrDefault(lookupEnv func(string) (string, bool)) string {
+	if p, err := config.GlobalFile(lookupEnv); err == nil {
 		return p
 	}
 	return "~/.config/albert-code/config.toml"
