@@ -70,7 +70,7 @@ func (tr *tree) read(p string) ([]byte, error) {
 		if rel, err = filepath.Rel(tr.root, p); err != nil {
 			return nil, err
 		}
-		if f, err = tr.dir.Open(rel); err == nil {
+		if f, err = openPlain(tr.dir, rel); err == nil {
 			if err = isAt(f, p); err != nil {
 				f.Close()
 			}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"syscall"
 
 	"github.com/etalab-ia/albert-code/internal/sensitive"
 )
@@ -161,11 +162,34 @@ func openReal(t target) (*os.File, error) {
 		return nil, err
 	}
 	defer dir.Close()
-	f, err := dir.Open(filepath.Base(t.real))
+	f, err := openPlain(dir, filepath.Base(t.real))
 	if err != nil {
 		return nil, err
 	}
 	if err := isAt(f, t.real); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// errNotPlain refuses what file tools do not read: opening a FIFO blocks until a
+// writer comes (a command's mkfifo hung the agent, deaf to SIGTERM), and a device
+// may never end.
+var errNotPlain = errors.New("is not a regular file or a folder (a FIFO, a socket or a device): file tools read files; use bash for the rest")
+
+// openPlain opens name in dir for reading without waiting on a FIFO, and refuses
+// anything but a regular file or a folder.
+func openPlain(dir *os.Root, name string) (*os.File, error) {
+	f, err := dir.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		err = fmt.Errorf("%s %w", name, errNotPlain)
+	}
+	if err != nil {
 		f.Close()
 		return nil, err
 	}
