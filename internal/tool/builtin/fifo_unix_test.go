@@ -30,8 +30,13 @@ func TestFileToolsDoNotWaitOnAFIFO(t *testing.T) {
 		{"edit", func() string {
 			return run(t, Edit(env), EditParams{Path: "pipe", OldString: "a", NewString: "b"}).Output
 		}, "not a regular file"},
-		{"grep on the FIFO", func() string { return run(t, Grep(env), GrepParams{Pattern: "needle", Path: "pipe"}).Output }, ""},
+		{"grep on the FIFO", func() string { return run(t, Grep(env), GrepParams{Pattern: "needle", Path: "pipe"}).Output }, "not a regular file"},
 		{"grep on the folder", func() string { return run(t, Grep(env), GrepParams{Pattern: "needle", Path: "."}).Output }, "plain.txt"},
+		{"grep with rg on the FIFO", func() string {
+			rgEnv := env
+			rgEnv.BuiltinGrep = false
+			return run(t, Grep(rgEnv), GrepParams{Pattern: "needle", Path: "pipe"}).Output
+		}, "not a regular file"},
 	}
 	for _, c := range calls {
 		done := make(chan string, 1)

@@ -96,11 +96,16 @@ func runGrep(ctx context.Context, env Env, checked *checkedTargets, p GrepParams
 	q := grepQuery{root: t.real, target: t, skip: env.skipSecret, re: re, p: p,
 		maxMatches: min(orInt(p.MaxMatches, defaultMaxMatches), maxMaxMatches)}
 	q.secretsBelow = env.secretsBelow(q.root)
-	if _, err := os.Stat(q.root); err != nil {
+	fi, err := os.Stat(q.root)
+	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return tool.Errorf("%s does not exist", env.display(t.named)), nil
 		}
 		return tool.Errorf("cannot search %s: %v", env.display(t.named), err), nil
+	}
+	if !fi.IsDir() && !fi.Mode().IsRegular() {
+		// rg would wait on a FIFO as long as read did.
+		return tool.Errorf("%s %v", env.display(t.named), errNotPlain), nil
 	}
 
 	var matches []grepMatch
