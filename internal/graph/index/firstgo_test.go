@@ -185,8 +185,8 @@ func TestFirstPassAnswersDefinitionsAndSaysCallersWait(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(def.Items) != 1 || def.Items[0].File != "b.go" || def.Items[0].Line != 3 {
-		t.Errorf("definition of B during the first pass: %+v; want b.go:3", def.Items)
+	if def.Certainty != query.Exact || len(def.Items) != 1 || def.Items[0].File != "b.go" || def.Items[0].Line != 3 {
+		t.Errorf("definition of B during the first pass: %s, %+v; want exactly b.go:3", def.Certainty, def.Items)
 	}
 	hits, err := st.Search(ctx, "B", 10)
 	if err != nil {
