@@ -32,9 +32,12 @@ func bwrapArgs(p Policy, dir string) []string {
 			if fi, err := os.Lstat(filepath.Join(root, ".git")); err == nil && fi.IsDir() {
 				args = append(args, "--bind", filepath.Join(root, ".git"), filepath.Join(root, ".git"))
 			}
+			controls := []string{sensitive.HooksDir(root)}
 			for _, rel := range sensitive.TopLevelControl {
-				c := filepath.Join(root, rel)
-				if fi, err := os.Lstat(c); err == nil && fi.Mode()&os.ModeSymlink == 0 {
+				controls = append(controls, filepath.Join(root, rel))
+			}
+			for _, c := range controls {
+				if fi, err := os.Lstat(c); c != "" && err == nil && fi.Mode()&os.ModeSymlink == 0 {
 					args = append(args, "--ro-bind", c, c)
 				}
 			}

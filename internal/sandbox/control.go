@@ -31,9 +31,12 @@ func (s *Sandbox) WatchControl(mode Mode) func() []string {
 	_, err := os.Lstat(gitDir)
 	gitMissing := err != nil
 	for _, root := range append([]string{ws}, s.nested.roots(ws)...) {
+		controls := []string{sensitive.HooksDir(root)}
 		for _, rel := range sensitive.TopLevelControl {
-			p := filepath.Join(root, rel)
-			if _, err := os.Lstat(p); err != nil {
+			controls = append(controls, filepath.Join(root, rel))
+		}
+		for _, p := range controls {
+			if _, err := os.Lstat(p); p != "" && err != nil {
 				missing = append(missing, p)
 			}
 		}

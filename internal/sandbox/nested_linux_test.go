@@ -114,3 +114,30 @@ func testNestedControlFiles(t *testing.T) {
 		t.Errorf("the user's own nested repository was removed: %v", removed)
 	}
 }
+
+// TestHooksPathStaysReadOnly: a repository whose config names a hooks folder in the
+// worktree (husky) keeps it read-only, as .git/hooks.
+func TestHooksPathStaysReadOnly(t *testing.T) {
+	needLandlock(t)
+	ws := t.TempDir()
+	os.MkdirAll(filepath.Join(ws, ".git"), 0o755)
+	os.WriteFile(filepath.Join(ws, ".git/config"), []byte("[core]\n\thooksPath = .husky/_\n"), 0o644)
+	os.MkdirAll(filepath.Join(ws, ".husky/_"), 0o755)
+	os.WriteFile(filepath.Join(ws, ".husky/_/pre-commit"), []byte("#!/bin/sh\n"), 0o755)
+	for _, b := range []Backend{BackendLandlock, BackendBubblewrap} {
+		p := Policy{Mode: WorkspaceWrite, WorkDir: ws, TempDir: t.TempDir(), Backend: b}
+		run := runIn
+		if b == BackendBubblewrap {
+			run = runBwrap
+		}
+		if out, err := run(t, p, ws, "echo evil >> .husky/_/pre-commit"); err == nil {
+			t.Errorf("%s: the hooks folder was written: %s", b, out)
+		}
+		if out, err := run(t, p, ws, "echo ok > .husky/notes.txt"); err != nil {
+			t.Errorf("%s: a file beside the hooks folder could not be written: %v %s", b, err, out)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, ".husky/_/pre-commit")); string(b) != "#!/bin/sh\n" {
+		t.Fatalf("the hook changed: %q", b)
+	}
+}

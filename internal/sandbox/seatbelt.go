@@ -38,6 +38,9 @@ func seatbeltProfile(p Policy) string {
 			for _, rel := range sensitive.TopLevelControl {
 				deny = append(deny, fmt.Sprintf("(subpath %s)", quote(filepath.Join(root, rel))))
 			}
+			if hooks := sensitive.HooksDir(root); hooks != "" {
+				deny = append(deny, fmt.Sprintf("(subpath %s)", quote(hooks)))
+			}
 			deny = append(deny, fmt.Sprintf("(literal %s)", quote(filepath.Join(root, ".git"))))
 		}
 		fmt.Fprintf(&b, "(deny file-write* %s)\n", strings.Join(deny, " "))

@@ -104,6 +104,9 @@ func controlRecords(workDir string, nested []string) []record {
 		for _, rel := range sensitive.TopLevelControl {
 			rs = append(rs, record{opReadOnly, filepath.Join(root, rel)})
 		}
+		if hooks := sensitive.HooksDir(root); hooks != "" {
+			rs = append(rs, record{opReadOnly, hooks})
+		}
 	}
 	return rs
 }

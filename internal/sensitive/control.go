@@ -42,6 +42,9 @@ func Control(workDir, path string) (string, bool) {
 	if rel == "." {
 		return "", false
 	}
+	if hooks := HooksDir(workDir); hooks != "" && Within(hooks, filepath.Clean(path)) {
+		return RuleGitHooksPath, true
+	}
 	parts := strings.Split(filepath.ToSlash(rel), "/")
 	for i, p := range parts {
 		last := i == len(parts)-1

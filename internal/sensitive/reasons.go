@@ -10,6 +10,7 @@ var controlReasons = map[string]string{
 	RuleGitWorktreeCfg: "git reads it as config, which runs programs (core.fsmonitor)",
 	RuleGitModules:     "the submodules' git folders, whose config and hooks run programs when git enters them",
 	RuleGitWorktrees:   "linked worktrees' git folders, whose config and hooks run programs",
+	RuleGitHooksPath:   "the repository's config names this folder for its hooks, which git runs on commit, checkout and merge",
 	RuleProject:        "it sets tool permissions, MCP servers and hooks for every later run here",
 	RuleProjectDir:     "its profiles, skills and hooks arm every later run here",
 	RuleVibe:           "it sets tool permissions, MCP servers and hooks for every later run here",
