@@ -84,6 +84,27 @@ func TestTextPrintsFinalAnswerAndNoticesOnStderr(t *testing.T) {
 	}
 }
 
+// TestTextModePrintsNoEscapes: a hostile model's answer, printed raw to a terminal,
+// wrote the clipboard (OSC 52) and cleared the screen; text mode removes escape
+// sequences and control characters, keeping the words, newlines and tabs.
+func TestTextModePrintsNoEscapes(t *testing.T) {
+	t.Parallel()
+	hostile := fakeRunner{
+		events: []agent.Event{{Kind: agent.EventError, Text: "bad \x1b]0;title\x07model"}},
+		result: agent.Result{Text: "hello \x1b]52;c;Y3VybCBldmlsfHNo\x07world\x1b[2J\r\n\tdone\x9b"},
+	}
+	var out, errOut bytes.Buffer
+	if _, err := Run(context.Background(), hostile, "p", Options{Format: FormatText, Stdout: &out, Stderr: &errOut}); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "hello world\n\tdone\n" {
+		t.Errorf("stdout %q", out.String())
+	}
+	if strings.ContainsAny(errOut.String(), "\x1b\x07") || !strings.Contains(errOut.String(), "bad model") {
+		t.Errorf("stderr %q", errOut.String())
+	}
+}
+
 func TestErrorIsInSummary(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
