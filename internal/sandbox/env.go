@@ -9,7 +9,8 @@ import (
 // secretSuffixes and secretParts mark variable names that hold credentials by the
 // common conventions; a name matches case-insensitively.
 var (
-	secretSuffixes = []string{"_KEY", "_TOKEN", "_SECRET", "_CREDENTIALS", "_APIKEY", "_PAT", "_PASSPHRASE"}
+	secretSuffixes = []string{"_KEY", "_TOKEN", "_SECRET", "_CREDENTIALS", "_APIKEY", "_PAT", "_PASSPHRASE",
+		"_PASS", "_PWD", "_AUTH", "_DSN"} // SMTP_PASS, MYSQL_PWD, NPM_CONFIG__AUTH, SENTRY_DSN
 	secretParts    = []string{"PASSWORD", "PASSWD", "SECRET"}
 	// secretNames are credentials whose names follow no convention.
 	secretNames = []string{"API_KEY", "APIKEY", "TOKEN", "AUTH", "SSH_AUTH_SOCK", "GPG_AGENT_INFO", "KRB5CCNAME"}
@@ -17,7 +18,8 @@ var (
 
 // LooksSecret reports whether an environment variable named name may hold a
 // credential, by its name or, for a URL, by a password in its user part
-// (DATABASE_URL=postgres://u:pw@host).
+// (DATABASE_URL=postgres://u:pw@host) or a user name long enough to be a token
+// (https://ghp_…@github.com, a Sentry DSN's key).
 func LooksSecret(name, value string) bool {
 	n := strings.ToUpper(name)
 	if slices.Contains(secretNames, n) {
@@ -35,13 +37,17 @@ func LooksSecret(name, value string) bool {
 	}
 	if strings.Contains(value, "://") && strings.Contains(value, "@") {
 		if u, err := url.Parse(value); err == nil && u.User != nil {
-			if _, ok := u.User.Password(); ok {
+			if _, ok := u.User.Password(); ok || len(u.User.Username()) >= tokenLength {
 				return true
 			}
 		}
 	}
 	return false
 }
+
+// tokenLength is the shortest user name in a URL taken for a token. A judgement:
+// GitHub's tokens are 40 characters, a Sentry key 32, and people's names are short.
+const tokenLength = 20
 
 // ScrubEnv returns env (KEY=VALUE entries) without the variables that look like
 // secrets, except those named in passthrough ([sandbox] env_passthrough), and the
