@@ -16,23 +16,23 @@ func saveAPIKey(fac *cmdutil.Factory, ws agentWorkspace, key string) error {
 	ov.EnabledTools, ov.DisabledTools = nil, nil
 	e, err := fac.LoadEnv(ws.dir, ov, ws.trust)
 	if err != nil {
-		return usageError("%v", err)
+		return cmdutil.UsageError("%v", err)
 	}
 	defer e.Close()
 	m, err := e.Config.ActiveModel()
 	if err != nil {
-		return usageError("--api-key: %v", err)
+		return cmdutil.UsageError("--api-key: %v", err)
 	}
 	p, err := e.Config.Provider(m.Provider)
 	if err != nil {
-		return usageError("--api-key: %v", err)
+		return cmdutil.UsageError("--api-key: %v", err)
 	}
 	if p.APIKeyEnv == "" {
-		return usageError("--api-key: the provider %s of model %s takes no key (no api_key_env in its configuration)", p.Name, m.Name)
+		return cmdutil.UsageError("--api-key: the provider %s of model %s takes no key (no api_key_env in its configuration)", p.Name, m.Name)
 	}
 	envFile := filepath.Join(e.Config.Home, ".env")
 	if err := firstrun.Save(envFile, "", firstrun.Choice{KeyEnv: p.APIKeyEnv, Key: key}); err != nil {
-		return usageError("--api-key: %v", err)
+		return cmdutil.UsageError("--api-key: %v", err)
 	}
 	return os.Setenv(p.APIKeyEnv, key)
 }

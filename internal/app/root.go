@@ -93,7 +93,7 @@ repository, driving a model through the Albert API or any OpenAI-compatible serv
 	fl.StringVar(&f.apiKey, "api-key", "", "save this key for the active model's provider in ~/.albert-code/.env and use it")
 	root.MarkFlagsMutuallyExclusive("continue", "resume")
 	root.SetVersionTemplate("albert-code {{.Version}}\n")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return cmdutil.UsageError("%v", err) })
 
 	root.AddCommand(newVersionCmd(fac), configcmd.NewCmdConfig(fac), sessions.NewCmdSessions(fac), trustcmd.NewCmdTrust(fac, nil), graphcmd.NewCmdGraph(fac), newServeCmd())
 	root.AddCommand(newACPCmd(fac))
@@ -106,7 +106,7 @@ repository, driving a model through the Albert API or any OpenAI-compatible serv
 func runAgent(cmd *cobra.Command, fac *cmdutil.Factory, f runFlags, args []string) error {
 	format, err := headless.ParseFormat(f.output)
 	if err != nil {
-		return usageError("%v", err)
+		return cmdutil.UsageError("%v", err)
 	}
 	if f.resume == pickSession && len(args) > 0 {
 		f.resume, args = args[0], args[1:]
@@ -127,7 +127,7 @@ func runAgent(cmd *cobra.Command, fac *cmdutil.Factory, f runFlags, args []strin
 		return runTUI(cmd, fac, ws, f, strings.TrimSpace(strings.Join(args, " ")))
 	}
 	if f.resume == pickSession {
-		return usageError("--resume needs a session ID with -p (albert-code sessions list shows them)")
+		return cmdutil.UsageError("--resume needs a session ID with -p (albert-code sessions list shows them)")
 	}
 	text, err := readPrompt(args, fac.IO)
 	if err != nil {
@@ -135,7 +135,7 @@ func runAgent(cmd *cobra.Command, fac *cmdutil.Factory, f runFlags, args []strin
 	}
 	e, err := ws.load(fac)
 	if err != nil {
-		return usageError("%v", err)
+		return cmdutil.UsageError("%v", err)
 	}
 	defer e.Close() // stops the MCP servers once the run is closed
 	closeLog := openLogFile(e.Config.Home)
@@ -147,7 +147,7 @@ func runAgent(cmd *cobra.Command, fac *cmdutil.Factory, f runFlags, args []strin
 	if err != nil {
 		if errors.Is(err, config.ErrMissingAPIKey) || errors.Is(err, session.ErrNotFound) ||
 			errors.Is(err, session.ErrNoSession) || errors.Is(err, session.ErrAmbiguous) {
-			return usageError("%v", err)
+			return cmdutil.UsageError("%v", err)
 		}
 		return cmdutil.Failed(err)
 	}
@@ -224,14 +224,14 @@ func readPrompt(args []string, streams *cmdutil.IOStreams) (string, error) {
 		return text, nil
 	}
 	if streams.InIsTerminal() {
-		return "", usageError("no prompt: give one as an argument (albert-code -p \"...\") or on stdin")
+		return "", cmdutil.UsageError("no prompt: give one as an argument (albert-code -p \"...\") or on stdin")
 	}
 	data, err := io.ReadAll(streams.In)
 	if err != nil {
 		return "", fmt.Errorf("read prompt from stdin: %w", err)
 	}
 	if text = strings.TrimSpace(string(data)); text == "" {
-		return "", usageError("no prompt: give one as an argument (albert-code -p \"...\") or on stdin")
+		return "", cmdutil.UsageError("no prompt: give one as an argument (albert-code -p \"...\") or on stdin")
 	}
 	return text, nil
 }
@@ -245,5 +245,5 @@ func applySandboxFlag(v string) error {
 	case "on", "off":
 		return os.Setenv(config.EnvSandbox, strings.ToLower(v))
 	}
-	return usageError("--sandbox %q: want on or off", v)
+	return cmdutil.UsageError("--sandbox %q: want on or off", v)
 }

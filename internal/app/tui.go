@@ -30,7 +30,7 @@ func runTUI(cmd *cobra.Command, fac *cmdutil.Factory, ws agentWorkspace, f runFl
 	wd := ws.dir
 	home, err := fac.HomeDir()
 	if err != nil {
-		return usageError("%v", err)
+		return cmdutil.UsageError("%v", err)
 	}
 	closeLog := openLogFile(home)
 	defer closeLog()
@@ -79,7 +79,7 @@ func runTUI(cmd *cobra.Command, fac *cmdutil.Factory, ws agentWorkspace, f runFl
 	}
 	e, err := ws.load(fac)
 	if err != nil {
-		return usageError("%v", err)
+		return cmdutil.UsageError("%v", err)
 	}
 	o.Setup = setupFor(e)
 	o.Sandbox = e.Sandbox()
