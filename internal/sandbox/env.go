@@ -11,7 +11,7 @@ import (
 var (
 	secretSuffixes = []string{"_KEY", "_TOKEN", "_SECRET", "_CREDENTIALS", "_APIKEY", "_PAT", "_PASSPHRASE",
 		"_PASS", "_PWD", "_AUTH", "_DSN"} // SMTP_PASS, MYSQL_PWD, NPM_CONFIG__AUTH, SENTRY_DSN
-	secretParts    = []string{"PASSWORD", "PASSWD", "SECRET"}
+	secretParts = []string{"PASSWORD", "PASSWD", "SECRET"}
 	// secretNames are credentials whose names follow no convention.
 	secretNames = []string{"API_KEY", "APIKEY", "TOKEN", "AUTH", "SSH_AUTH_SOCK", "GPG_AGENT_INFO", "KRB5CCNAME"}
 )
