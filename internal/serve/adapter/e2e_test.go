@@ -12,7 +12,14 @@ import (
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/claude"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/cli"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/codex"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/declarative"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/internal/adaptertest"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/pi"
 	"github.com/etalab-ia/albert-code/internal/serve/backend"
+
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
 	"github.com/etalab-ia/albert-code/internal/serve/supervisor"
 )
@@ -50,49 +57,11 @@ func script(t *testing.T) string {
 	return p
 }
 
-// run runs req on a through a runner with short limits, collecting the events.
-func run(t *testing.T, a adapter.Backend, req backend.Request, opts runner.Options) (backend.Result, []backend.Event, error) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	defer cancel()
-	if opts.Grace == 0 {
-		opts.Grace = time.Second
-	}
-	var evs []backend.Event
-	res, err := runner.New(opts).Run(ctx, a, req, func(e backend.Event) { evs = append(evs, e) })
-	return res, evs, err
-}
-
-func joinDeltas(evs []backend.Event) string {
-	var b strings.Builder
-	for _, e := range evs {
-		if e.Kind == backend.EventDelta {
-			b.WriteString(e.Text)
-		}
-	}
-	return b.String()
-}
-
-// stop checks the run ended with exactly one stop event, last, and returns it.
-func stop(t *testing.T, evs []backend.Event) backend.Event {
-	t.Helper()
-	n := 0
-	for _, e := range evs {
-		if e.Kind == backend.EventStop {
-			n++
-		}
-	}
-	if n != 1 || len(evs) == 0 || evs[len(evs)-1].Kind != backend.EventStop {
-		t.Fatalf("want exactly one stop event, last; got %d in %+v", n, evs)
-	}
-	return evs[len(evs)-1]
-}
-
 func TestEachAdapterEndToEnd(t *testing.T) {
 	t.Parallel()
 	bin := script(t)
 	tests := []struct {
-		adapter    adapter.Adapter
+		adapter    cli.Adapter
 		transcript string
 		argvHas    string
 		text       string
@@ -100,16 +69,16 @@ func TestEachAdapterEndToEnd(t *testing.T) {
 		session    string
 		usage      backend.Usage
 	}{
-		{&adapter.Claude{Binary: bin}, "claude.jsonl", "-p\n--output-format\nstream-json\n--verbose\n",
+		{&claude.Adapter{Binary: bin}, "claude.jsonl", "-p\n--output-format\nstream-json\n--verbose\n",
 			// The answer is Claude's result, not the narration before its tool call.
 			"There is one Go file: main.go.", "There is one Go file: main.go.",
 			"8f2c3a1e-5b7d-4c9e-a1f0-2d3e4b5c6a7f",
 			backend.Usage{InputTokens: 24, OutputTokens: 45, CacheReadTokens: 4100, CacheWriteTokens: 100, Cost: 0.0123, Currency: "USD"}},
-		{&adapter.Codex{Binary: bin}, "codex.jsonl", "exec\n--json\n--skip-git-repo-check\n",
+		{&codex.Adapter{Binary: bin}, "codex.jsonl", "exec\n--json\n--skip-git-repo-check\n",
 			"I listed the folder.\nThere is one Go file: main.go.", "I listed the folder.\nThere is one Go file: main.go.",
 			"", // a fresh codex run is --ephemeral: its thread resumes nothing and is not reported
 			backend.Usage{InputTokens: 24763, OutputTokens: 122, CacheReadTokens: 24448}},
-		{&adapter.Pi{Binary: bin, Getenv: func(string) string { return "" }}, "pi.jsonl", "-p\n--mode\njson\n--no-session\n",
+		{&pi.Adapter{Binary: bin, Getenv: func(string) string { return "" }}, "pi.jsonl", "-p\n--mode\njson\n--no-session\n",
 			"There is one Go file: main.go.", "There is one Go file: main.go.", "ccd569e0-4e1b-4c7d-a981-637ed4107310",
 			backend.Usage{InputTokens: 120, OutputTokens: 15, CacheReadTokens: 30, Cost: 0.000594, Currency: "USD"}},
 	}
@@ -118,7 +87,7 @@ func TestEachAdapterEndToEnd(t *testing.T) {
 			t.Parallel()
 			f := newFake(t, tc.transcript, "")
 			prompt := "list the go files\nand say how many\n"
-			res, evs, err := run(t, tc.adapter, backend.Request{Prompt: prompt, Workspace: t.TempDir(), Env: f.env()}, runner.Options{})
+			res, evs, err := adaptertest.Run(t, tc.adapter, backend.Request{Prompt: prompt, Workspace: t.TempDir(), Env: f.env()}, runner.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -131,13 +100,13 @@ func TestEachAdapterEndToEnd(t *testing.T) {
 			if res.Text != tc.text || res.SessionID != tc.session || res.Usage != tc.usage || res.ExitCode != 0 || res.Stopped != "exited" {
 				t.Errorf("result %+v", res)
 			}
-			if got := joinDeltas(evs); got != tc.deltas {
+			if got := adaptertest.JoinDeltas(evs); got != tc.deltas {
 				t.Errorf("streamed %q, want %q", got, tc.deltas)
 			}
 			if tc.session != "" && (evs[0].Kind != backend.EventSession || evs[0].SessionID != tc.session) {
 				t.Errorf("first event %+v, want the session", evs[0])
 			}
-			if s := stop(t, evs); s.StopReason == "" || s.StopReason == "error" || *s.Usage != tc.usage || *s.ExitCode != 0 {
+			if s := adaptertest.Stop(t, evs); s.StopReason == "" || s.StopReason == "error" || *s.Usage != tc.usage || *s.ExitCode != 0 {
 				t.Errorf("stop %+v", s)
 			}
 		})
@@ -146,7 +115,7 @@ func TestEachAdapterEndToEnd(t *testing.T) {
 
 func TestDeclarativeAdapterEndToEnd(t *testing.T) {
 	t.Parallel()
-	d, err := adapter.LoadFile("testdata/codex-like.toml")
+	d, err := declarative.LoadFile("testdata/codex-like.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +124,7 @@ func TestDeclarativeAdapterEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := newFake(t, "codex.jsonl", "")
-	res, evs, err := run(t, a, backend.Request{Prompt: "hi", Model: "o4", Env: f.env()}, runner.Options{})
+	res, evs, err := adaptertest.Run(t, a, backend.Request{Prompt: "hi", Model: "o4", Env: f.env()}, runner.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,13 +134,13 @@ func TestDeclarativeAdapterEndToEnd(t *testing.T) {
 	if got := f.read(t, "argv"); got != "exec\n--json\n--skip-git-repo-check\n--ephemeral\n--model\no4\n-\n" {
 		t.Errorf("argv %q", got)
 	}
-	stop(t, evs)
+	adaptertest.Stop(t, evs)
 }
 
 func TestAgentCrashKeepsExitCodeAndStderr(t *testing.T) {
 	t.Parallel()
 	f := newFake(t, "claude.jsonl", "crash")
-	res, evs, err := run(t, &adapter.Claude{Binary: script(t)}, backend.Request{Prompt: "x", Env: f.env()}, runner.Options{})
+	res, evs, err := adaptertest.Run(t, &claude.Adapter{Binary: script(t)}, backend.Request{Prompt: "x", Env: f.env()}, runner.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +157,7 @@ func TestAgentCrashKeepsExitCodeAndStderr(t *testing.T) {
 			sawError = true
 		}
 	}
-	if s := stop(t, evs); !sawError || s.StopReason != "error" {
+	if s := adaptertest.Stop(t, evs); !sawError || s.StopReason != "error" {
 		t.Errorf("no error event with exit code and stderr, or stop %+v: %+v", s, evs)
 	}
 }
@@ -197,7 +166,7 @@ func TestHungAgentIsKilledWithItsChildren(t *testing.T) {
 	t.Parallel()
 	f := newFake(t, "pi.jsonl", "hang")
 	start := time.Now()
-	res, evs, err := run(t, &adapter.Pi{Binary: script(t)}, backend.Request{Prompt: "x", Env: f.env(), IdleTimeout: 300 * time.Millisecond},
+	res, evs, err := adaptertest.Run(t, &pi.Adapter{Binary: script(t)}, backend.Request{Prompt: "x", Env: f.env(), IdleTimeout: 300 * time.Millisecond},
 		runner.Options{Grace: 500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -208,14 +177,14 @@ func TestHungAgentIsKilledWithItsChildren(t *testing.T) {
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("stopping a hung agent took %v", d)
 	}
-	if s := stop(t, evs); s.StopReason != "idle" {
+	if s := adaptertest.Stop(t, evs); s.StopReason != "idle" {
 		t.Errorf("stop %+v", s)
 	}
 	pid, err := strconv.Atoi(strings.TrimSpace(f.read(t, "grandchild")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if syscall.Kill(pid, 0) == nil && !zombie(pid) {
+	if syscall.Kill(pid, 0) == nil && !adaptertest.Zombie(pid) {
 		syscall.Kill(pid, syscall.SIGKILL)
 		t.Errorf("the agent's child %d outlived it", pid)
 	}
@@ -223,13 +192,13 @@ func TestHungAgentIsKilledWithItsChildren(t *testing.T) {
 
 func TestGarbageOutputGivesAnEmptyAnswerAndKeepsTheRecords(t *testing.T) {
 	t.Parallel()
-	for _, a := range []adapter.Adapter{&adapter.Claude{Binary: script(t)}, &adapter.Codex{Binary: script(t)}, &adapter.Pi{Binary: script(t)}} {
+	for _, a := range []cli.Adapter{&claude.Adapter{Binary: script(t)}, &codex.Adapter{Binary: script(t)}, &pi.Adapter{Binary: script(t)}} {
 		f := newFake(t, "claude.jsonl", "garbage")
-		res, evs, err := run(t, a, backend.Request{Prompt: "x", Env: f.env(), EventMode: backend.EventsFull}, runner.Options{})
+		res, evs, err := adaptertest.Run(t, a, backend.Request{Prompt: "x", Env: f.env(), EventMode: backend.EventsFull}, runner.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Text != "" || res.ExitCode != 0 || joinDeltas(evs) != "" {
+		if res.Text != "" || res.ExitCode != 0 || adaptertest.JoinDeltas(evs) != "" {
 			t.Errorf("%s: result %+v", a.Name(), res)
 		}
 		var types []string
@@ -239,14 +208,14 @@ func TestGarbageOutputGivesAnEmptyAnswerAndKeepsTheRecords(t *testing.T) {
 		if got := strings.Join(types, " "); got != "raw_stdout raw_stdout raw_stdout unheard.of" {
 			t.Errorf("%s: records %s", a.Name(), got)
 		}
-		stop(t, evs)
+		adaptertest.Stop(t, evs)
 	}
 }
 
 func TestHugeOutputIsCappedButTheAnswerSurvives(t *testing.T) {
 	t.Parallel()
 	f := newFake(t, "claude.jsonl", "huge")
-	res, evs, err := run(t, &adapter.Claude{Binary: script(t)}, backend.Request{Prompt: "x", Env: f.env()},
+	res, evs, err := adaptertest.Run(t, &claude.Adapter{Binary: script(t)}, backend.Request{Prompt: "x", Env: f.env()},
 		runner.Options{StdoutLimit: 64 << 10})
 	if err != nil {
 		t.Fatal(err)
@@ -257,16 +226,16 @@ func TestHugeOutputIsCappedButTheAnswerSurvives(t *testing.T) {
 	if res.Text != "There is one Go file: main.go." || res.Usage.OutputTokens != 45 {
 		t.Errorf("the transcript after the flood was lost: %+v", res.Text)
 	}
-	stop(t, evs)
+	adaptertest.Stop(t, evs)
 }
 
 func TestMissingBinary(t *testing.T) {
 	t.Parallel()
-	res, evs, err := run(t, &adapter.Codex{Binary: "/nonexistent/codex"}, backend.Request{Prompt: "x"}, runner.Options{})
+	res, evs, err := adaptertest.Run(t, &codex.Adapter{Binary: "/nonexistent/codex"}, backend.Request{Prompt: "x"}, runner.Options{})
 	if !errors.Is(err, supervisor.ErrNotFound) || res.ExitCode != 127 || !strings.Contains(res.Stderr, "/nonexistent/codex") {
 		t.Fatalf("err %v result %+v", err, res)
 	}
-	if s := stop(t, evs); s.StopReason != "error" {
+	if s := adaptertest.Stop(t, evs); s.StopReason != "error" {
 		t.Errorf("stop %+v", s)
 	}
 }
@@ -274,7 +243,7 @@ func TestMissingBinary(t *testing.T) {
 func TestInvalidRequestRunsNothing(t *testing.T) {
 	t.Parallel()
 	f := newFake(t, "codex.jsonl", "")
-	_, evs, err := run(t, &adapter.Codex{Binary: script(t)}, backend.Request{ToolsAllowlist: []string{"shell"}, Env: f.env()}, runner.Options{})
+	_, evs, err := adaptertest.Run(t, &codex.Adapter{Binary: script(t)}, backend.Request{ToolsAllowlist: []string{"shell"}, Env: f.env()}, runner.Options{})
 	if !errors.Is(err, backend.ErrInvalidRequest) || len(evs) != 0 {
 		t.Fatalf("err %v events %v", err, evs)
 	}
@@ -288,7 +257,7 @@ func TestCancelStopsTheRun(t *testing.T) {
 	f := newFake(t, "claude.jsonl", "hang")
 	ctx, cancel := context.WithCancel(t.Context())
 	var evs []backend.Event
-	res, err := runner.New(runner.Options{Grace: time.Second}).Run(ctx, &adapter.Claude{Binary: script(t)},
+	res, err := runner.New(runner.Options{Grace: time.Second}).Run(ctx, &claude.Adapter{Binary: script(t)},
 		backend.Request{Prompt: "x", Env: f.env()}, func(e backend.Event) {
 			evs = append(evs, e)
 			if e.Kind == backend.EventSession {
@@ -298,17 +267,7 @@ func TestCancelStopsTheRun(t *testing.T) {
 	if err != nil || res.Stopped != "cancelled" {
 		t.Fatalf("err %v result %+v", err, res)
 	}
-	if s := stop(t, evs); s.StopReason != "cancelled" {
+	if s := adaptertest.Stop(t, evs); s.StopReason != "cancelled" {
 		t.Errorf("stop %+v", s)
 	}
-}
-
-func zombie(pid int) bool {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	s := string(stat)
-	i := strings.LastIndexByte(s, ')')
-	return i >= 0 && len(s) > i+2 && (s[i+2] == 'Z' || s[i+2] == 'X')
 }

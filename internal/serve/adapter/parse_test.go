@@ -3,65 +3,57 @@ package adapter
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/albertcode"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/claude"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/cli"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/codex"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/internal/adaptertest"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/pi"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 
 	"github.com/etalab-ia/albert-code/internal/agent"
 	"github.com/etalab-ia/albert-code/internal/headless"
 	"github.com/etalab-ia/albert-code/internal/llm"
 )
 
-const (
-	claudeSession = "8f2c3a1e-5b7d-4c9e-a1f0-2d3e4b5c6a7f"
-	piSession     = "ccd569e0-4e1b-4c7d-a981-637ed4107310"
-)
-
-func transcript(t *testing.T, name string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
-}
-
 func TestParseOutput(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		adapter    Adapter
+		adapter    cli.Adapter
 		transcript string
-		want       Result
+		want       backend.Result
 	}{
-		{&Claude{}, "claude.jsonl", Result{
+		{&claude.Adapter{}, "claude.jsonl", backend.Result{
 			// The final result, not the narration before the tool call.
-			Text: "There is one Go file: main.go.", SessionID: claudeSession,
-			Usage:      Usage{InputTokens: 24, OutputTokens: 45, CacheReadTokens: 4100, CacheWriteTokens: 100, Cost: 0.0123, Currency: "USD"},
+			Text: "There is one Go file: main.go.", SessionID: adaptertest.ClaudeSession,
+			Usage:      backend.Usage{InputTokens: 24, OutputTokens: 45, CacheReadTokens: 4100, CacheWriteTokens: 100, Cost: 0.0123, Currency: "USD"},
 			StopReason: "end_turn",
 		}},
-		{&Claude{}, "claude-partial.jsonl", Result{
-			Text: "Hello!", SessionID: claudeSession, StopReason: "end_turn",
-			Usage: Usage{InputTokens: 10, OutputTokens: 3, Cost: 0.0002, Currency: "USD"},
+		{&claude.Adapter{}, "claude-partial.jsonl", backend.Result{
+			Text: "Hello!", SessionID: adaptertest.ClaudeSession, StopReason: "end_turn",
+			Usage: backend.Usage{InputTokens: 10, OutputTokens: 3, Cost: 0.0002, Currency: "USD"},
 		}},
-		{&Claude{}, "claude-error.jsonl", Result{
-			SessionID:     claudeSession,
+		{&claude.Adapter{}, "claude-error.jsonl", backend.Result{
+			SessionID:     adaptertest.ClaudeSession,
 			ProviderError: "API Error: 400 Output blocked by content filtering policy",
 		}},
-		{&Pi{}, "pi.jsonl", Result{
-			Text: "There is one Go file: main.go.", SessionID: piSession, StopReason: "stop",
-			Usage: Usage{InputTokens: 120, OutputTokens: 15, CacheReadTokens: 30, Cost: 0.000594, Currency: "USD"},
+		{&pi.Adapter{}, "pi.jsonl", backend.Result{
+			Text: "There is one Go file: main.go.", SessionID: adaptertest.PiSession, StopReason: "stop",
+			Usage: backend.Usage{InputTokens: 120, OutputTokens: 15, CacheReadTokens: 30, Cost: 0.000594, Currency: "USD"},
 		}},
-		{&Pi{}, "pi-error.jsonl", Result{
-			SessionID: piSession, StopReason: "error",
+		{&pi.Adapter{}, "pi-error.jsonl", backend.Result{
+			SessionID: adaptertest.PiSession, StopReason: "error",
 			ProviderError: `400 {"error":{"code":"1301","message":"content flagged as unsafe"}}`,
 		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.transcript, func(t *testing.T) {
 			t.Parallel()
-			got := tc.adapter.ParseOutput(transcript(t, tc.transcript), &Request{})
+			got := tc.adapter.ParseOutput(adaptertest.Transcript(t, tc.transcript), &backend.Request{})
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("\n got %+v\nwant %+v", got, tc.want)
 			}
@@ -75,62 +67,43 @@ func TestParseOutputSurvivesGarbage(t *testing.T) {
 	garbage := [][]byte{nil, []byte("\n\n"), []byte("not json\n{\"type\": broken\n[1,2]\nnull\n\"str\"\n"),
 		[]byte(`{"type":"assistant","message":{"content":42}}` + "\n" + `{"type":"result","usage":"many"}`)}
 	for _, name := range []string{"claude.jsonl", "codex.jsonl", "pi.jsonl"} {
-		data := transcript(t, name)
+		data := adaptertest.Transcript(t, name)
 		for i := 0; i < len(data); i += 97 {
 			garbage = append(garbage, data[:i])
 		}
 	}
-	for _, a := range []Adapter{&Claude{}, &Codex{}, &Pi{}, &AlbertCode{}} {
+	for _, a := range []cli.Adapter{&claude.Adapter{}, &codex.Adapter{}, &pi.Adapter{}, &albertcode.Adapter{}} {
 		for _, g := range garbage {
-			_ = a.ParseOutput(g, &Request{})
-			s := NewStream(a, &Request{})
-			for line := range lines(g) {
+			_ = a.ParseOutput(g, &backend.Request{})
+			s := cli.NewStream(a, &backend.Request{})
+			for line := range cli.Lines(g) {
 				_ = s.Line(line)
 			}
 		}
 	}
 }
 
-func streamAll(a Adapter, req *Request, out []byte) []Event {
-	s := NewStream(a, req)
-	var evs []Event
-	for line := range bytes.Lines(out) {
-		evs = append(evs, s.Line(bytes.TrimRight(line, "\n"))...)
-	}
-	return evs
-}
-
-func deltas(evs []Event) []string {
-	var out []string
-	for _, e := range evs {
-		if e.Kind == EventDelta {
-			out = append(out, e.Text)
-		}
-	}
-	return out
-}
-
 func TestStreams(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		adapter    Adapter
+		adapter    cli.Adapter
 		transcript string
 		deltas     []string
 		kinds      string // every event kind in order
 	}{
 		// Without partial messages, the result's answer: the narration is not answer.
-		{&Claude{}, "claude.jsonl", []string{"There is one Go file: main.go."}, "session tool_call tool_result delta usage"},
+		{&claude.Adapter{}, "claude.jsonl", []string{"There is one Go file: main.go."}, "session tool_call tool_result delta usage"},
 		// Per token with them, the complete message not repeated.
-		{&Claude{}, "claude-partial.jsonl", []string{"Hel", "lo!"}, "session delta delta usage"},
-		{&Claude{}, "claude-error.jsonl", nil, "session usage error"},
+		{&claude.Adapter{}, "claude-partial.jsonl", []string{"Hel", "lo!"}, "session delta delta usage"},
+		{&claude.Adapter{}, "claude-error.jsonl", nil, "session usage error"},
 		// Thinking deltas are not part of the answer.
-		{&Pi{}, "pi.jsonl", []string{"There is one", " Go file: main.go."}, "session delta delta usage"},
-		{&Pi{}, "pi-error.jsonl", nil, "session error"},
+		{&pi.Adapter{}, "pi.jsonl", []string{"There is one", " Go file: main.go."}, "session delta delta usage"},
+		{&pi.Adapter{}, "pi-error.jsonl", nil, "session error"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.transcript, func(t *testing.T) {
 			t.Parallel()
-			evs := streamAll(tc.adapter, &Request{}, transcript(t, tc.transcript))
+			evs := adaptertest.StreamAll(tc.adapter, &backend.Request{}, adaptertest.Transcript(t, tc.transcript))
 			var kinds []string
 			for _, e := range evs {
 				kinds = append(kinds, string(e.Kind))
@@ -138,7 +111,7 @@ func TestStreams(t *testing.T) {
 			if got := strings.Join(kinds, " "); got != tc.kinds {
 				t.Errorf("kinds %q, want %q", got, tc.kinds)
 			}
-			if got := deltas(evs); strings.Join(got, "|") != strings.Join(tc.deltas, "|") {
+			if got := adaptertest.Deltas(evs); strings.Join(got, "|") != strings.Join(tc.deltas, "|") {
 				t.Errorf("deltas %q, want %q", got, tc.deltas)
 			}
 		})
@@ -156,19 +129,19 @@ func TestAlbertCodeReadsHeadlessStreamJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &AlbertCode{}
-	got := a.ParseOutput(out.Bytes(), &Request{})
-	want := Result{Text: "There is one Go file: main.go.", SessionID: "20260113-093301-4f2a", StopReason: "end_turn",
-		Usage: Usage{InputTokens: 650, OutputTokens: 32, Cost: 0.002, Currency: "EUR"}}
+	a := &albertcode.Adapter{}
+	got := a.ParseOutput(out.Bytes(), &backend.Request{})
+	want := backend.Result{Text: "There is one Go file: main.go.", SessionID: "20260113-093301-4f2a", StopReason: "end_turn",
+		Usage: backend.Usage{InputTokens: 650, OutputTokens: 32, Cost: 0.002, Currency: "EUR"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("\n got %+v\nwant %+v\noutput:\n%s", got, want, out.String())
 	}
 	// Continuing a session: the summary's cost covers earlier runs, so it is dropped.
-	if got := a.ParseOutput(out.Bytes(), &Request{Continue: true}); got.Usage.Cost != 0 || got.Usage.InputTokens != 650 {
+	if got := a.ParseOutput(out.Bytes(), &backend.Request{Continue: true}); got.Usage.Cost != 0 || got.Usage.InputTokens != 650 {
 		t.Errorf("continued run usage %+v", got.Usage)
 	}
-	evs := streamAll(a, &Request{}, out.Bytes())
-	if d := strings.Join(deltas(evs), ""); d != "There is one Go file: main.go." {
+	evs := adaptertest.StreamAll(a, &backend.Request{}, out.Bytes())
+	if d := strings.Join(adaptertest.Deltas(evs), ""); d != "There is one Go file: main.go." {
 		t.Errorf("streamed %q", d)
 	}
 }

@@ -1,3 +1,5 @@
+// Package adapter finds the CLI agent adapter a setting names: a built-in (claude,
+// codex, pi, albert-code, each in its package below) or a declarative TOML file.
 package adapter
 
 import (
@@ -5,14 +7,21 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/albertcode"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/claude"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/cli"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/codex"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/declarative"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/pi"
 )
 
 // builtins makes each built-in adapter for a binary (empty: the agent's usual name).
-var builtins = map[string]func(binary string) Adapter{
-	"claude":      func(b string) Adapter { return &Claude{Binary: b} },
-	"codex":       func(b string) Adapter { return &Codex{Binary: b} },
-	"pi":          func(b string) Adapter { return &Pi{Binary: b} },
-	"albert-code": func(b string) Adapter { return &AlbertCode{Binary: b} },
+var builtins = map[string]func(binary string) cli.Adapter{
+	"claude":      func(b string) cli.Adapter { return &claude.Adapter{Binary: b} },
+	"codex":       func(b string) cli.Adapter { return &codex.Adapter{Binary: b} },
+	"pi":          func(b string) cli.Adapter { return &pi.Adapter{Binary: b} },
+	"albert-code": func(b string) cli.Adapter { return &albertcode.Adapter{Binary: b} },
 }
 
 // BuiltinNames lists the built-in CLI adapters, sorted.
@@ -28,14 +37,14 @@ func BuiltinNames() []string {
 // Resolve finds the adapter that spec names: a built-in name, or the path of a TOML
 // adapter file (it ends in .toml or holds a "/"). binary overrides the program the
 // adapter runs; empty keeps its own.
-func Resolve(spec, binary string) (Adapter, error) {
+func Resolve(spec, binary string) (cli.Adapter, error) {
 	if strings.HasSuffix(spec, ".toml") || strings.ContainsRune(spec, filepath.Separator) {
-		d, err := LoadFile(spec)
+		d, err := declarative.LoadFile(spec)
 		if err != nil {
 			return nil, err
 		}
 		if binary != "" {
-			d.binary = binary
+			d.SetBinary(binary)
 		}
 		return d, nil
 	}

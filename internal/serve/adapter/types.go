@@ -1,40 +1,28 @@
 package adapter
 
-import "github.com/etalab-ia/albert-code/internal/serve/backend"
+import (
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/claude"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/cli"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
+)
 
-// The run contract moved to package backend; these names stay for the importers
-// not yet re-pointed.
+// The names internal/app still takes from here, while its reshape into command
+// families is under way; everything else names backend, cli or the agent's package.
 type (
-	Request   = backend.Request
-	EventMode = backend.EventMode
-	Result    = backend.Result
-	Record    = backend.Record
-	Usage     = backend.Usage
-	EventKind = backend.EventKind
-	Event     = backend.Event
-	ToolUse   = backend.ToolUse
-	ErrorKind = backend.ErrorKind
+	Request = backend.Request
+	Result  = backend.Result
+	Event   = backend.Event
+	Backend = backend.Backend
+	Adapter = cli.Adapter
+	Modeler = cli.Modeler
+	Claude  = claude.Adapter
 )
 
-const (
-	EventsNone = backend.EventsNone
-	EventsFull = backend.EventsFull
+// ErrClaudeAsRoot is claude.ErrAsRoot.
+var ErrClaudeAsRoot = claude.ErrAsRoot
 
-	EventDelta      = backend.EventDelta
-	EventSession    = backend.EventSession
-	EventUsage      = backend.EventUsage
-	EventReasoning  = backend.EventReasoning
-	EventToolCall   = backend.EventToolCall
-	EventToolResult = backend.EventToolResult
-	EventError      = backend.EventError
-	EventStop       = backend.EventStop
+// Models is cli.Models.
+func Models(a Adapter) []string { return cli.Models(a) }
 
-	ErrorRateLimit   = backend.ErrorRateLimit
-	ErrorAuth        = backend.ErrorAuth
-	ErrorProvider    = backend.ErrorProvider
-	ErrorUnreachable = backend.ErrorUnreachable
-	ErrorAgent       = backend.ErrorAgent
-	ErrorCancelled   = backend.ErrorCancelled
-	ErrorTimeout     = backend.ErrorTimeout
-	ErrorIdle        = backend.ErrorIdle
-)
+// ThinkingLevels is cli.ThinkingLevels.
+func ThinkingLevels(a Adapter) []string { return cli.ThinkingLevels(a) }

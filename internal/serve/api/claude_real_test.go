@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/claude"
 	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
@@ -24,8 +24,8 @@ func realClaudeSetup(t *testing.T, turns ...fakemodel.Turn) setup {
 	fm := fakemodel.NewTest(t, fakemodel.Script{Turns: turns})
 	home := t.TempDir()
 	return setup{
-		// Sandboxed: these machines run the tests as root (see adapter.Claude.CheckRoot).
-		backend: &adapter.Claude{Binary: bin, Sandboxed: true},
+		// Sandboxed: these machines run the tests as root (see claude.Adapter.CheckRoot).
+		backend: &claude.Adapter{Binary: bin, Sandboxed: true},
 		baseEnv: []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home, "LANG=C.UTF-8",
 			"ANTHROPIC_BASE_URL=" + fm.AnthropicURL(), "ANTHROPIC_API_KEY=fake",
 			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1"},

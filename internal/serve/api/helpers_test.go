@@ -17,6 +17,7 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/claude"
 	"github.com/etalab-ia/albert-code/internal/serve/native"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
 	"github.com/etalab-ia/albert-code/internal/serve/runstore"
@@ -99,7 +100,7 @@ func fakeCLI(t *testing.T, fakeDir, transcript, mode string) setup {
 	}
 	tr, _ := filepath.Abs(filepath.Join("../adapter/testdata", transcript))
 	env := append(os.Environ(), "FAKE_DIR="+fakeDir, "FAKE_TRANSCRIPT="+tr, "FAKE_MODE="+mode)
-	return setup{backend: &adapter.Claude{Binary: script}, baseEnv: env}
+	return setup{backend: &claude.Adapter{Binary: script}, baseEnv: env}
 }
 
 // newCLIHarness serves the fake claude agent.

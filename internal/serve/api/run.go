@@ -9,7 +9,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/cli"
 	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/runstore"
 	"github.com/etalab-ia/albert-code/internal/serve/structured"
@@ -143,10 +143,10 @@ func (s *Server) prepare(b runBody) (*job, *httpError) {
 // validate applies the backend's rules to req: what a CLI adapter cannot pass on, a
 // model or thinking level the backend does not know.
 func (s *Server) validate(req *backend.Request) error {
-	if a, ok := s.opts.Backend.(adapter.Adapter); ok {
-		return adapter.Validate(a, req)
+	if a, ok := s.opts.Backend.(cli.Adapter); ok {
+		return cli.Validate(a, req)
 	}
-	if v, ok := s.opts.Backend.(adapter.Validator); ok {
+	if v, ok := s.opts.Backend.(cli.Validator); ok {
 		return v.Validate(req)
 	}
 	return nil

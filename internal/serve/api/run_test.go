@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/claude"
 	"github.com/etalab-ia/albert-code/internal/serve/runstore"
 )
 
@@ -97,7 +97,7 @@ func TestAgentCrashIs500WithExitCodeAndStderr(t *testing.T) {
 
 func TestMissingAgentBinaryIs500With127(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, setup{backend: &adapter.Claude{Binary: filepath.Join(t.TempDir(), "no-such-agent")}})
+	h := newHarness(t, setup{backend: &claude.Adapter{Binary: filepath.Join(t.TempDir(), "no-such-agent")}})
 	var out map[string]any
 	resp, body := h.do("POST", "/run", map[string]any{"prompt": "hi"}, &out)
 	wantStatus(t, resp, body, http.StatusInternalServerError)

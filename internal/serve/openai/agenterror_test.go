@@ -5,22 +5,23 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/cli"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/declarative"
 	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 // ownFailureAgent is the fake agent's adapter reporting the agent's own failure,
 // as the claude adapter does for an error_max_turns result.
-type ownFailureAgent struct{ *adapter.Declarative }
+type ownFailureAgent struct{ *declarative.Adapter }
 
 // Run runs the agent read by this adapter: the embedded Run would read with the
-// Declarative's own ParseOutput.
+// declarative.Adapter's own ParseOutput.
 func (g ownFailureAgent) Run(ctx context.Context, req *backend.Request, emit func(backend.Event)) (backend.Result, error) {
-	return adapter.RunProcess(ctx, g, req, emit)
+	return cli.RunProcess(ctx, g, req, emit)
 }
 
 func (g ownFailureAgent) ParseOutput(stdout []byte, req *backend.Request) backend.Result {
-	res := g.Declarative.ParseOutput(stdout, req)
+	res := g.Adapter.ParseOutput(stdout, req)
 	res.AgentError, res.ErrorKind = "claude stopped: error_max_turns: Reached maximum number of turns (1)", backend.ErrorAgent
 	return res
 }
@@ -31,7 +32,7 @@ func TestCLIAgentsOwnFailure(t *testing.T) {
 	t.Parallel()
 	for _, body := range []string{hiBody, `{"messages":[{"role":"user","content":"hi"}],"response_format":{"type":"json_object"}}`} {
 		srv, f := cliServerOpts(t, "testdata/fake-chat.toml", func(o *Options) {
-			o.Backend = ownFailureAgent{o.Backend.(*adapter.Declarative)}
+			o.Backend = ownFailureAgent{o.Backend.(*declarative.Adapter)}
 		}, "partial text")
 		resp, data := post(t, srv, chatPath, body)
 		v := decode(t, data)

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/claude"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
 )
 
@@ -29,8 +29,8 @@ func realClaudeServer(t *testing.T, turns ...fakemodel.Turn) *httptest.Server {
 		"ANTHROPIC_BASE_URL=" + fm.AnthropicURL(), "ANTHROPIC_API_KEY=fake",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1"}
 	srv := httptest.NewServer(New(Options{
-		// Sandboxed: these machines run the tests as root (adapter.Claude.CheckRoot).
-		Backend:    &adapter.Claude{Binary: bin, Sandboxed: true},
+		// Sandboxed: these machines run the tests as root (claude.Adapter.CheckRoot).
+		Backend:    &claude.Adapter{Binary: bin, Sandboxed: true},
 		Runner:     runner.New(runner.Options{Grace: time.Second, TempParent: t.TempDir(), BaseEnv: env}),
 		TempParent: t.TempDir(),
 		// Judgement: Claude Code starts in about a second; a loaded CI machine under

@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/cli"
 	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/structured"
 	"github.com/etalab-ia/albert-code/internal/serve/workspace"
@@ -18,7 +18,7 @@ var workspaceHeaders = []string{"X-Albert-Code-Workspace", "X-Aicodebox-Workspac
 // serveCLI answers with a CLI agent: the conversation becomes its prompt, in a
 // fresh session each time (the client sends the whole history), in the workspace
 // the request names or a throw-away one.
-func (h *Handler) serveCLI(w http.ResponseWriter, r *http.Request, a adapter.Adapter, c *chat, ans *answer) {
+func (h *Handler) serveCLI(w http.ResponseWriter, r *http.Request, a cli.Adapter, c *chat, ans *answer) {
 	if name, _, ok := hdrContinue.value(r); ok && c.hdr.continued && !hasWorkspaceHeader(r) {
 		h.fail(w, r, badRequest(name, "%s: a session to continue lives in a workspace, and without %s each request runs in a throw-away folder: send %s too (or %s with a session id)",
 			name, workspaceHeaders[0], workspaceHeaders[0], hdrResume.names[0]))
@@ -60,7 +60,7 @@ func (h *Handler) serveCLI(w http.ResponseWriter, r *http.Request, a adapter.Ada
 		// that must open the request's images.
 		withoutTools := base
 		withoutTools.NoTools = true
-		if adapter.Validate(a, &withoutTools) == nil {
+		if cli.Validate(a, &withoutTools) == nil {
 			base = withoutTools
 		}
 	}
@@ -122,7 +122,7 @@ type wholeMessages interface{ WholeMessages() bool }
 
 // cliPlain runs the agent once and passes its answer on, streaming its deltas as
 // they come when the client streams.
-func (h *Handler) cliPlain(w http.ResponseWriter, r *http.Request, a adapter.Adapter, c *chat, ans *answer, req backend.Request) {
+func (h *Handler) cliPlain(w http.ResponseWriter, r *http.Request, a cli.Adapter, c *chat, ans *answer, req backend.Request) {
 	var s *stream
 	emit := func(backend.Event) {}
 	ctx, stop := context.WithCancel(r.Context())
@@ -193,7 +193,7 @@ func failed(res backend.Result) (string, bool) {
 // emulated tool calls or checked against the schema, with corrective retries in
 // the agent's session when a tool call is required, names a tool the request does
 // not offer, or the answer does not match.
-func (h *Handler) cliEmulated(ctx context.Context, a adapter.Adapter, c *chat, base backend.Request) reply {
+func (h *Handler) cliEmulated(ctx context.Context, a cli.Adapter, c *chat, base backend.Request) reply {
 	var calls *structured.Schema
 	if c.toolsActive() {
 		var err error

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/codex"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
 )
 
@@ -54,7 +54,7 @@ func realCodexServer(t *testing.T, turns ...fakemodel.Turn) *httptest.Server {
 	env := []string{"PATH=" + filepath.Dir(node) + string(os.PathListSeparator) + os.Getenv("PATH"),
 		"HOME=" + home, "CODEX_HOME=" + home, "FAKE_MODEL_KEY=fake", "LANG=C.UTF-8"}
 	srv := httptest.NewServer(New(Options{
-		Backend:    &adapter.Codex{Binary: bin},
+		Backend:    &codex.Adapter{Binary: bin},
 		Runner:     runner.New(runner.Options{Grace: time.Second, TempParent: t.TempDir(), BaseEnv: env}),
 		TempParent: t.TempDir(),
 		// Judgement: codex starts in about a second; a loaded CI machine under -race

@@ -18,6 +18,7 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/llm"
 	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/cli"
 	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/native"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
@@ -32,7 +33,7 @@ const DefaultMaxBody = 16 << 20
 // CLI adapters.
 type Options struct {
 	// Backend answers the requests: a completer such as *native.Native (real tool
-	// calls), or a CLI adapter.Adapter.
+	// calls), or a CLI cli.Adapter.
 	Backend adapter.Backend
 	// Runner runs CLI adapters; nil means runner.New with defaults.
 	Runner *runner.Runner
@@ -167,8 +168,8 @@ func (h *Handler) backendModels() []string {
 	if m, ok := h.opts.Backend.(modeler); ok {
 		return m.Models()
 	}
-	if a, ok := h.opts.Backend.(adapter.Adapter); ok {
-		return adapter.Models(a)
+	if a, ok := h.opts.Backend.(cli.Adapter); ok {
+		return cli.Models(a)
 	}
 	return nil
 }
@@ -178,8 +179,8 @@ func (h *Handler) accepts(m string, own []string) bool {
 	switch b := h.opts.Backend.(type) {
 	case completer:
 		return len(own) == 0 || slices.Contains(own, m)
-	case adapter.Adapter:
-		return adapter.Validate(b, &backend.Request{Model: m}) == nil
+	case cli.Adapter:
+		return cli.Validate(b, &backend.Request{Model: m}) == nil
 	}
 	return true
 }
@@ -277,7 +278,7 @@ func (h *Handler) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		h.serveNative(w, r, comp, c, ans)
 		return
 	}
-	a, ok := h.opts.Backend.(adapter.Adapter)
+	a, ok := h.opts.Backend.(cli.Adapter)
 	if !ok {
 		h.fail(w, r, &apiError{Status: http.StatusInternalServerError, Type: typeServer,
 			Message: fmt.Sprintf("backend %s can neither complete nor run", h.opts.Backend.Name())})

@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/cli"
 )
 
 // wholeAgent is the fake agent as an adapter that prints its answer only whole, as
 // codex does.
-type wholeAgent struct{ adapter.Adapter }
+type wholeAgent struct{ cli.Adapter }
 
 func (wholeAgent) WholeMessages() bool { return true }
 
@@ -22,7 +22,7 @@ func (wholeAgent) WholeMessages() bool { return true }
 func TestStreamOpensAtOnceForAWholeMessageAgent(t *testing.T) {
 	t.Parallel()
 	srv, f := cliServerOpts(t, "testdata/fake-chat.toml", func(o *Options) {
-		o.Backend = wholeAgent{o.Backend.(adapter.Adapter)}
+		o.Backend = wholeAgent{o.Backend.(cli.Adapter)}
 	}, "fini")
 	f.set(t, 1, "sleep", "3")
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)

@@ -8,24 +8,25 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/cli"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/declarative"
 	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 // garbledAgent is the fake agent's adapter reporting a line it could not read, as
 // the claude and codex adapters do for a line that is not a record.
-type garbledAgent struct{ *adapter.Declarative }
+type garbledAgent struct{ *declarative.Adapter }
 
 // Run runs the agent read by this adapter: the embedded Run would read with the
-// Declarative's own ParseOutput.
+// declarative.Adapter's own ParseOutput.
 func (g garbledAgent) Run(ctx context.Context, req *backend.Request, emit func(backend.Event)) (backend.Result, error) {
-	return adapter.RunProcess(ctx, g, req, emit)
+	return cli.RunProcess(ctx, g, req, emit)
 }
 
 const garbledLine = `fake printed a line that is not a JSON record: "Segmentation fault"`
 
 func (g garbledAgent) ParseOutput(stdout []byte, req *backend.Request) backend.Result {
-	res := g.Declarative.ParseOutput(stdout, req)
+	res := g.Adapter.ParseOutput(stdout, req)
 	res.OutputError = garbledLine
 	return res
 }
@@ -36,7 +37,7 @@ func (g garbledAgent) ParseOutput(stdout []byte, req *backend.Request) backend.R
 func TestCLIUnreadableOutputIsOutputError(t *testing.T) {
 	t.Parallel()
 	srv, _ := cliServerOpts(t, "testdata/fake-chat.toml", func(o *Options) {
-		o.Backend = garbledAgent{o.Backend.(*adapter.Declarative)}
+		o.Backend = garbledAgent{o.Backend.(*declarative.Adapter)}
 	}, "Bonjour", "Bonjour", `{"city":"Lyon","temp":18}`)
 
 	resp, body := post(t, srv, chatPath, `{"messages":[{"role":"user","content":"Salut"}]}`)

@@ -9,16 +9,17 @@ import (
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/sandbox"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/cli"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/declarative"
 	"github.com/etalab-ia/albert-code/internal/serve/backend"
 )
 
 // shAgent is a CLI adapter whose "agent" runs its prompt as a shell script.
-func shAgent(t *testing.T) adapter.Adapter {
+func shAgent(t *testing.T) cli.Adapter {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "sh-agent.toml")
 	os.WriteFile(path, []byte("name = \"sh-agent\"\nbinary = \"/bin/sh\"\nargv = [\"{binary}\", \"-c\", \"{prompt}\"]\nprompt = \"argument\"\n"), 0o644)
-	a, err := adapter.LoadFile(path)
+	a, err := declarative.LoadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

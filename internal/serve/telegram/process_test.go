@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/declarative"
 	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
 )
@@ -27,7 +27,7 @@ format = "text"
 
 // realAgent runs the sleeper through the serve layer's runner.
 func realAgent(t *testing.T) func(*Options) {
-	a, err := adapter.Parse("sleeper.toml", []byte(sleeper))
+	a, err := declarative.Parse("sleeper.toml", []byte(sleeper))
 	if err != nil {
 		t.Fatal(err)
 	}
