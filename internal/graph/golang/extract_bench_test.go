@@ -2,6 +2,7 @@ package golang
 
 import (
 	"context"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,8 +10,15 @@ import (
 	"testing"
 )
 
+// extractDir adds a module to BenchmarkExtract, for profiling a large one:
+//
+//	go test -run '^$' -bench 'Extract/dir/export' -benchtime 1x -cpuprofile cpu.out \
+//	    ./internal/graph/golang/ -args -extract.dir /tmp/xtools
+var extractDir = flag.String("extract.dir", "", "a module directory BenchmarkExtract also extracts (as \"dir\")")
+
 // BenchmarkExtract times a full extraction of this repository and of cobra from the
-// module cache (loaded in place: loading writes nothing). Run with
+// module cache (loaded in place: loading writes nothing), and of -extract.dir when
+// given. Run with
 //
 //	go test -run '^$' -bench Extract -benchtime 3x ./internal/graph/golang/
 //
@@ -28,6 +36,9 @@ func BenchmarkExtract(b *testing.B) {
 		if _, err := os.Stat(dir); err == nil {
 			targets = append(targets, struct{ name, dir string }{"cobra", dir})
 		}
+	}
+	if *extractDir != "" {
+		targets = append(targets, struct{ name, dir string }{"dir", *extractDir})
 	}
 	for _, tg := range targets {
 		for _, fromSource := range []bool{false, true} {
