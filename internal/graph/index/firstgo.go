@@ -85,14 +85,16 @@ func (g *firstGo) extract(ctx context.Context, rel, lang string, src []byte) (gr
 	if pkg == "" {
 		return g.extractOther(ctx, rel, lang, src)
 	}
-	d := &goDefs{fset: fset, ff: &ff, pkg: pkg, rel: rel, seen: map[string]bool{}}
-	d.file(f)
 	if !inBuild(rel, src) {
+		// The type checker's pass gives such a file to the file extractor:
+		// so does this one, and its facts are already the typed pass's.
 		g.mu.Lock()
 		g.outOfBuild[rel] = true
 		g.mu.Unlock()
-		return ff, nil
+		return g.extractOther(ctx, rel, lang, src)
 	}
+	d := &goDefs{fset: fset, ff: &ff, pkg: pkg, rel: rel, seen: map[string]bool{}}
+	d.file(f)
 	line, col := d.pos(f.Name.Pos())
 	g.notePackage(pkg, f.Name.Name, rel, line, col, f.Doc)
 	g.mu.Lock()

@@ -133,7 +133,9 @@ func TestFirstPassDefinitionsAreTheTypedPasses(t *testing.T) {
 	defer cancel()
 	root := writeTree(t, declarations)
 	st := openStore(t)
-	rep, err := FirstPass(ctx, root, st, passOptions())
+	opts := passOptions()
+	opts.Go.Tests = true // every file of the build is the type checker's
+	rep, err := FirstPass(ctx, root, st, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +143,7 @@ func TestFirstPassDefinitionsAreTheTypedPasses(t *testing.T) {
 		t.Fatalf("first pass: pending %v, partial %v; want pending, nothing partial", rep.TypesPending, rep.Partial)
 	}
 	first := goNodes(t, st)
-	typed, err := Run(ctx, root, st, passOptions())
+	typed, err := Run(ctx, root, st, opts)
 	if err != nil || !typed.GoTypes {
 		t.Fatalf("typed pass: %+v, %v", typed, err)
 	}
@@ -202,5 +204,41 @@ func TestFirstPassAnswersDefinitionsAndSaysCallersWait(t *testing.T) {
 	}
 	if v, _, err := st.Meta(ctx, golang.MetaTypesPending); err != nil || v != golang.TypesPending {
 		t.Errorf("meta %s = %q, %v; want %q", golang.MetaTypesPending, v, err, golang.TypesPending)
+	}
+}
+
+// The typed pass reads again every Go file the first pass read for its
+// definitions only and the type checker does not cover: all of them when the
+// module does not load, those out of the build when it does. Their calls are
+// then in the index, as tree-sitter finds them.
+func TestTypedPassReadsWhatTheTypeCheckerLeavesOut(t *testing.T) {
+	t.Parallel()
+	const lib = "package lib\n\nfunc F() int { return G() }\n\nfunc G() int { return 1 }\n"
+	const gen = "//go:build ignore\n\npackage main\n\nfunc main() { helper() }\n\nfunc helper() {}\n"
+	for _, c := range []struct {
+		name, goMod, file string
+	}{
+		{"module does not load", "module example.com/m\n\ngo 1.999\n", "lib/lib.go"},
+		{"file out of the build", "module example.com/m\n\ngo 1.22\n", "lib/gen.go"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			root := writeTree(t, map[string]string{"go.mod": c.goMod, "lib/lib.go": lib, "lib/gen.go": gen})
+			st := openStore(t)
+			opts := passOptions()
+			opts.Go.Env = append(opts.Go.Env, "GOTOOLCHAIN=local")
+			if _, err := RunInPasses(ctx, root, st, opts, nil); err != nil {
+				t.Fatal(err)
+			}
+			_, rows, _, err := st.Query(ctx, "SELECT count(*) FROM edges WHERE kind = 'calls' AND file = '"+c.file+"'", 1, 10*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n, _ := rows[0][0].(int64); n == 0 {
+				t.Errorf("%s has no calls in the index after the typed pass; want tree-sitter's", c.file)
+			}
+		})
 	}
 }

@@ -194,6 +194,11 @@ func fullGo(ctx context.Context, root string, st *store.Store, opts Options, sca
 	}
 	run.saveSnapshot = true
 	if !rep.GoTypes {
+		if pending {
+			// The first pass read Go for its definitions only: the file
+			// extractor reads it all now.
+			run.more = unchangedGo(scan, run.done, todo)
+		}
 		return run, nil
 	}
 	scanned := make(map[string]bool, len(scan.Files))
@@ -209,14 +214,22 @@ func fullGo(ctx context.Context, root string, st *store.Store, opts Options, sca
 		}
 	}
 	// All Go files are replaced with the module's fresh facts, not only the changed
-	// ones; the unchanged Go files the type checker did not cover go to the file
-	// extractor (after a first pass, tree-sitter's facts of them are current).
+	// ones; the unchanged Go files the type checker did not cover (other
+	// platforms', a package that did not load; after a first pass, whose facts
+	// are definitions only) go to the file extractor.
+	run.more = unchangedGo(scan, run.done, todo)
+	return run, nil
+}
+
+// unchangedGo are the Go files of scan neither in done nor in todo.
+func unchangedGo(scan *Scan, done map[string]bool, todo []File) []File {
+	var out []File
 	for _, f := range scan.Files {
-		if !pending && f.Language == "go" && !run.done[f.Rel] && !contains(todo, f.Rel) {
-			run.more = append(run.more, f)
+		if f.Language == "go" && !done[f.Rel] && !contains(todo, f.Rel) {
+			out = append(out, f)
 		}
 	}
-	return run, nil
+	return out
 }
 
 func loadModFiles(ctx context.Context, st *store.Store) map[string]string {

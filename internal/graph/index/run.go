@@ -241,10 +241,13 @@ func msSince(t time.Time) float64 {
 }
 
 // writeExtracted extracts files on every core, then writes them with the Go
-// leg's facts and the removed paths in one transaction.
+// leg's facts and the removed paths in one transaction. The type checker's
+// facts are written last: a name they share with a file it did not read
+// (another platform's) is theirs, since the store's upsert gives a name to
+// the file written last.
 func writeExtracted(ctx context.Context, root string, st *store.Store, files []File, removed []string, opts Options, gr *goRun, rep *Report) error {
 	phase := time.Now()
-	facts := append(gr.facts, extractFiles(ctx, root, files, opts, len(gr.done))...)
+	facts := append(extractFiles(ctx, root, files, opts, len(gr.done)), gr.facts...)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
