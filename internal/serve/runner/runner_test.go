@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/etalab-ia/albert-code/internal/serve/backend"
@@ -67,5 +68,29 @@ func TestStopReason(t *testing.T) {
 		if got := stopEvent(tc.res).StopReason; got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.res, got, tc.want)
 		}
+	}
+}
+
+// notStarted fails before its agent starts, as a CLI adapter refusing a request.
+type notStarted struct{}
+
+func (notStarted) Name() string { return "cli" }
+
+func (notStarted) Run(context.Context, *backend.Request, func(backend.Event)) (backend.Result, error) {
+	return backend.Result{}, backend.NotStarted(fmt.Errorf("%w: codex cannot restrict its tools by name", backend.ErrInvalidRequest))
+}
+
+// TestRunThatNeverStartedHasNoEvents: a backend that failed before its agent
+// started gets no error nor stop event from the runner, and its error keeps its
+// message and its kind.
+func TestRunThatNeverStartedHasNoEvents(t *testing.T) {
+	t.Parallel()
+	var evs []backend.Event
+	_, err := New(Options{}).Run(t.Context(), notStarted{}, backend.Request{}, func(e backend.Event) { evs = append(evs, e) })
+	if !errors.Is(err, backend.ErrInvalidRequest) || !errors.Is(err, backend.ErrNotStarted) || len(evs) != 0 {
+		t.Errorf("err %v, events %+v", err, evs)
+	}
+	if err.Error() != "invalid request: codex cannot restrict its tools by name" {
+		t.Errorf("message %q", err.Error())
 	}
 }
