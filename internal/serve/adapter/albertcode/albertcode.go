@@ -94,15 +94,20 @@ func (r *albertRecord) usage() backend.Usage {
 
 // ParseOutput takes the tokens from the per-call usage records: the summary's usage
 // and cost are the whole session's, earlier runs included when the run continued one.
-// The cost is kept only for a fresh session, where the two agree.
+// The cost is kept only for a fresh session, where the two agree. A line that is not
+// a record, a record cut short, or output without its summary is said in OutputError,
+// quoting the line; event types are not checked, since this program's own stream-json
+// (docs/headless.md) is what it reads.
 func (a *Adapter) ParseOutput(stdout []byte, req *backend.Request) backend.Result {
 	var res backend.Result
 	var deltas strings.Builder
 	var calls backend.Usage
 	summary, sawCalls := false, false
+	var problems cli.Problems
 	for line := range cli.Lines(stdout) {
 		var r albertRecord
-		if !cli.DecodeLine(line, &r) {
+		if err := cli.ReadRecord("albert-code", line, &r); err != nil {
+			problems.Add(err)
 			continue
 		}
 		switch r.Type {
@@ -122,6 +127,7 @@ func (a *Adapter) ParseOutput(stdout []byte, req *backend.Request) backend.Resul
 	}
 	if !summary {
 		res.Text = deltas.String() // killed before its summary: keep what it said
+		problems = append(problems, "albert-code's output ended without its result record: the answer is the text streamed before")
 	}
 	if sawCalls {
 		fresh := req.Resume == "" && !req.Continue
@@ -131,6 +137,7 @@ func (a *Adapter) ParseOutput(stdout []byte, req *backend.Request) backend.Resul
 			res.Usage.Cost, res.Usage.Currency = cost, currency
 		}
 	}
+	res.OutputError = problems.String()
 	return res
 }
 
@@ -140,8 +147,8 @@ type albertStream struct{}
 
 func (albertStream) Line(line []byte) []backend.Event {
 	var r albertRecord
-	if !cli.DecodeLine(line, &r) {
-		return nil
+	if err := cli.ReadRecord("albert-code", line, &r); err != nil {
+		return []backend.Event{{Kind: backend.EventError, Text: err.Error()}}
 	}
 	switch r.Type {
 	case string(agent.EventTextDelta):

@@ -21,14 +21,8 @@ func Lines(out []byte) iter.Seq[[]byte] {
 	}
 }
 
-// IsObject reports whether line looks like a JSON object, before paying to decode it.
-func IsObject(line []byte) bool { return len(line) > 1 && line[0] == '{' }
-
-// DecodeLine decodes a JSON-object line into v; false for anything else (a banner,
-// a warning, a line cut by the output cap).
-func DecodeLine(line []byte, v any) bool {
-	return IsObject(line) && json.Unmarshal(line, v) == nil
-}
+// isObject reports whether line looks like a JSON object, before paying to decode it.
+func isObject(line []byte) bool { return len(line) > 1 && line[0] == '{' }
 
 // TextOf reads message content that is either a string or a list of blocks, keeping
 // the text blocks, concatenated.

@@ -12,8 +12,8 @@ import (
 // what it was, not a megabyte of it.
 const rawInError = 300
 
-// QuoteRaw quotes an agent's output line for an error, cut to rawInError bytes.
-func QuoteRaw(line []byte) string {
+// quoteRaw quotes an agent's output line for an error, cut to rawInError bytes.
+func quoteRaw(line []byte) string {
 	if len(line) > rawInError {
 		return fmt.Sprintf("%q... (%d bytes)", line[:rawInError], len(line))
 	}
@@ -25,11 +25,11 @@ func QuoteRaw(line []byte) string {
 // cut by the output cap), or an object that does not decode (a record cut short, a
 // field of another type).
 func ReadRecord(agent string, line []byte, v any) error {
-	if !IsObject(line) {
-		return fmt.Errorf("%s printed a line that is not a JSON record: %s", agent, QuoteRaw(line))
+	if !isObject(line) {
+		return fmt.Errorf("%s printed a line that is not a JSON record: %s", agent, quoteRaw(line))
 	}
 	if err := json.Unmarshal(line, v); err != nil {
-		return fmt.Errorf("%s printed a record that cannot be read (%v): %s", agent, err, QuoteRaw(line))
+		return fmt.Errorf("%s printed a record that cannot be read (%v): %s", agent, err, quoteRaw(line))
 	}
 	return nil
 }
@@ -57,7 +57,7 @@ func (t *RecordTypes) Check(typ string, line []byte) error {
 	}
 	t.reported[typ] = true
 	return fmt.Errorf("%s printed a record of a type this adapter does not read (%q; %s was tested), skipped: %s",
-		t.agent, typ, t.tested, QuoteRaw(line))
+		t.agent, typ, t.tested, quoteRaw(line))
 }
 
 // Problems collects what of a run's output could not be read, for Result.OutputError.
