@@ -131,7 +131,11 @@ func confine(cmd *exec.Cmd, b Backend, p Policy) (func(), error) {
 		cmd.Args = append(bwrapArgs(p, cmd.Dir), append([]string{"--", cmd.Path}, cmd.Args[1:]...)...)
 		cmd.Args[0] = "bwrap"
 		cmd.Path = bwrap
-		return wrap(cmd, nil)
+		var rs []record
+		if p.TempDir != "" {
+			rs = []record{{opTempDir, p.TempDir}}
+		}
+		return wrap(cmd, rs)
 	}
 	return nil, fmt.Errorf("sandbox: backend %q: %w", b, ErrUnavailable)
 }

@@ -18,6 +18,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <dirent.h>
+#include <ftw.h>
+#include <libgen.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -103,6 +105,7 @@ struct spec {
 	char *buf;
 	size_t len;
 	int landlock, network_off, mount_ns, pid_ns;
+	const char *temp_dir; // the agent's private $TMPDIR, removed when the agent dies
 };
 
 static void read_spec(int fd, struct spec *s) {
@@ -131,6 +134,7 @@ static void read_spec(int fd, struct spec *s) {
 		if (op == 'N') s->network_off = 1;
 		if (op == 'P') s->mount_ns = 1;
 		if (op == 'I') s->pid_ns = 1;
+		if (op == 'T') s->temp_dir = s->buf + i + 1;
 		i += n + 2;
 	}
 }
@@ -362,6 +366,23 @@ static long now_ms(void) {
 	return t.tv_sec * 1000L + t.tv_nsec / 1000000L;
 }
 
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+	(void)st; (void)flag; (void)ftw;
+	remove(path);
+	return 0;
+}
+
+// remove_temp_dir removes the agent's private temporary directory once the agent
+// died (kill -9 gave it no chance) and the tree is gone. Only a directory named as
+// the Go side names them is touched.
+static void remove_temp_dir(const char *dir) {
+	if (!dir || !*dir) return;
+	char copy[4096];
+	snprintf(copy, sizeof copy, "%s", dir);
+	if (strncmp(basename(copy), "albert-code-sandbox-", 20) != 0) return;
+	nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
 // guard runs the command and watches its tree until it is empty. statusfd receives
 // the command's wait status when it ends.
 static void noop(int sig) { (void)sig; }
@@ -405,6 +426,7 @@ static void guard(const struct spec *s, int argc, char **argv, int statusfd, int
 	}
 
 	long kill_at = -1; // when a stop turns SIGTERM into SIGKILL
+	int agent_gone = 0;
 	for (;;) {
 		struct pollfd p[2] = {{.fd = sfd, .events = POLLIN}, {.fd = lifefd, .events = POLLIN}};
 		int timeout = kill_at < 0 ? -1 : (int)(kill_at - now_ms());
@@ -421,6 +443,7 @@ static void guard(const struct spec *s, int argc, char **argv, int statusfd, int
 			close(lifefd);
 			lifefd = -1;
 			kill_at = now_ms() + 100;
+			agent_gone = 1;
 		}
 		if (p[0].revents & POLLIN) {
 			struct signalfd_siginfo si;
@@ -445,7 +468,10 @@ static void guard(const struct spec *s, int argc, char **argv, int statusfd, int
 				cmd = -1;
 			}
 		}
-		if (w < 0 && errno == ECHILD) _exit(0);
+		if (w < 0 && errno == ECHILD) {
+			if (agent_gone) remove_temp_dir(s->temp_dir);
+			_exit(0);
+		}
 	}
 }
 

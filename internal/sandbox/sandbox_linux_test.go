@@ -32,7 +32,11 @@ func TestMain(m *testing.M) {
 // leaves the group, prints the grandchild's pid, and waits to be killed.
 func agentHelper() {
 	cmd := exec.Command("/bin/bash", "-c", "setsid sleep 300 & echo $!; sleep 300")
-	release, err := wrap(cmd, nil)
+	var rs []record
+	if dir := os.Getenv("SANDBOX_TEST_TEMP"); dir != "" {
+		rs = []record{{opTempDir, dir}}
+	}
+	release, err := wrap(cmd, rs)
 	if err != nil {
 		fmt.Println("error", err)
 		os.Exit(1)
@@ -273,8 +277,17 @@ func TestStopKillsDescendantsThatLeftTheGroup(t *testing.T) {
 }
 
 func TestAgentDeathKillsTree(t *testing.T) {
+	// The agent's private temporary directory goes with the tree: a SIGKILLed agent
+	// cannot remove it, so the guardian does.
+	tmp, err := os.MkdirTemp(t.TempDir(), tempPrefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(tmp, "left.txt"), []byte("x"), 0o644)
+	keep := filepath.Join(t.TempDir(), "other")
+	os.MkdirAll(keep, 0o755)
 	agent := exec.Command(os.Args[0], "-test.run=^$")
-	agent.Env = append(os.Environ(), "SANDBOX_TEST_AGENT=1")
+	agent.Env = append(os.Environ(), "SANDBOX_TEST_AGENT=1", "SANDBOX_TEST_TEMP="+tmp)
 	out, _ := agent.StdoutPipe()
 	if err := agent.Start(); err != nil {
 		t.Fatal(err)
@@ -290,6 +303,17 @@ func TestAgentDeathKillsTree(t *testing.T) {
 	agent.Process.Kill() // kill -9 of the agent
 	agent.Wait()
 	waitDead(t, pid, "the grandchild of a SIGKILLed agent")
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(tmp); err != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the SIGKILLed agent's temporary directory %s is still there", tmp)
+		}
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Fatalf("a directory the guardian was not told of was removed: %v", err)
+	}
 }
 
 func TestBackgroundOutlivesTheCall(t *testing.T) {

@@ -31,6 +31,7 @@ const (
 	opPinned    = 'B' // bind the path onto itself so it cannot be renamed away
 	opPIDNS     = 'I' // a PID namespace with its own /proc, where one can be made
 	opNoSocket  = 'S' // bind /dev/null over a Unix socket (mount namespace)
+	opTempDir   = 'T' // the private temp dir, which the guardian removes when the agent dies
 )
 
 // devices are the device files a command may write whatever its mode.
@@ -65,6 +66,7 @@ func records(p Policy) []record {
 	}
 	if p.TempDir != "" {
 		rs = grant(rs, p.TempDir, opWrite, hidden)
+		rs = append(rs, record{opTempDir, p.TempDir})
 	}
 	if p.Mode == WorkspaceWrite {
 		for _, w := range append([]string{p.WorkDir}, p.Writable...) {
