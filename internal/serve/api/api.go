@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	prom "github.com/etalab-ia/albert-code/internal/serve/metrics"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
 	"github.com/etalab-ia/albert-code/internal/serve/runstore"
@@ -30,7 +30,7 @@ const defaultCancelWait = 30 * time.Second
 // Options configure a Server. Backend, Store and Root are required.
 type Options struct {
 	// Backend runs the agent: a CLI adapter, or the native backend.
-	Backend adapter.Backend
+	Backend backend.Backend
 	// Runner runs each attempt; nil means one with the runner's defaults.
 	Runner *runner.Runner
 	Store  runstore.Store

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
 	"github.com/etalab-ia/albert-code/internal/serve/adapter/claude"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/native"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
 	"github.com/etalab-ia/albert-code/internal/serve/runstore"
@@ -37,7 +37,7 @@ type harness struct {
 }
 
 type setup struct {
-	backend    adapter.Backend
+	backend    backend.Backend
 	baseEnv    []string
 	queueBound int
 	maxBody    int64

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/llm"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
 	"github.com/etalab-ia/albert-code/internal/serve/adapter/cli"
 	"github.com/etalab-ia/albert-code/internal/serve/backend"
 	"github.com/etalab-ia/albert-code/internal/serve/native"
@@ -34,7 +33,7 @@ const DefaultMaxBody = 16 << 20
 type Options struct {
 	// Backend answers the requests: a completer such as *native.Native (real tool
 	// calls), or a CLI cli.Adapter.
-	Backend adapter.Backend
+	Backend backend.Backend
 	// Runner runs CLI adapters; nil means runner.New with defaults.
 	Runner *runner.Runner
 	// Root resolves the X-Albert-Code-Workspace header; nil refuses the header and
