@@ -1,0 +1,94 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/etalab-ia/albert-code/internal/fakemodel"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/codex"
+)
+
+// codexConfig declares the fake model as the real Codex's provider on the
+// Responses wire, without retries (as in ../adapter/codex/real_test.go).
+const codexConfig = `model = "fake-model"
+model_provider = "fake"
+
+[model_providers.fake]
+name = "fake"
+base_url = %q
+env_key = "FAKE_MODEL_KEY"
+wire_api = "responses"
+request_max_retries = 0
+stream_max_retries = 0
+`
+
+// realCodexSetup serves the real Codex CLI (pinned in ../adapter/testdata/clis,
+// installed by .ci/run) against a fake model speaking the Responses API. It
+// fails, never skips, when Node or Codex is missing.
+func realCodexSetup(t *testing.T, turns ...fakemodel.Turn) (setup, *fakemodel.Server) {
+	t.Helper()
+	bin, _ := filepath.Abs("../adapter/testdata/clis/node_modules/.bin/codex")
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatal("node is not installed: the real codex test needs it to start codex")
+	}
+	if _, err := os.Stat(bin); err != nil {
+		t.Fatalf("codex is not installed: run `npm ci --prefix internal/serve/adapter/testdata/clis` (%v)", err)
+	}
+	fm := fakemodel.NewTest(t, fakemodel.Script{Turns: turns})
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), fmt.Appendf(nil, codexConfig, fm.URL()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return setup{
+		backend: &codex.Adapter{Binary: bin},
+		baseEnv: []string{"PATH=" + filepath.Dir(node) + string(os.PathListSeparator) + os.Getenv("PATH"),
+			"HOME=" + home, "CODEX_HOME=" + home, "FAKE_MODEL_KEY=fake", "LANG=C.UTF-8"},
+	}, fm
+}
+
+// TestRunRealCodexNoToolsContinues: /run's default is to continue the workspace's
+// thread, so a plain {"noTools": true} resumes it; codex exec resume has no
+// --sandbox flag, and passing one made it exit 2 (a 500). Both runs answer, the
+// second in the first's thread (the full answer gives the session).
+func TestRunRealCodexNoToolsContinues(t *testing.T) {
+	t.Parallel()
+	s, fm := realCodexSetup(t, fakemodel.Turn{Text: []string{"un"}}, fakemodel.Turn{Text: []string{"deux"}})
+	h := newHarness(t, s)
+	var first, second runResponse
+	resp, body := h.do("POST", "/run", map[string]any{"prompt": "Commence.", "workspace": "proj", "noTools": true, "eventMode": "full"}, &first)
+	wantStatus(t, resp, body, http.StatusOK)
+	resp, body = h.do("POST", "/run", map[string]any{"prompt": "Continue.", "workspace": "proj", "noTools": true, "eventMode": "full"}, &second)
+	wantStatus(t, resp, body, http.StatusOK)
+	if first.Text != "un" || second.Text != "deux" || first.SessionID == "" || second.SessionID != first.SessionID {
+		t.Errorf("answers %q then %q in threads %q then %q: want the second in the first's thread", first.Text, second.Text, first.SessionID, second.SessionID)
+	}
+	if reqs := fm.Requests(); len(reqs) != 2 || !strings.Contains(reqs[1].Body, "Commence.") {
+		t.Errorf("the second run did not continue the thread (%d model requests)", len(reqs))
+	}
+}
+
+// TestRunRealCodexSchemaRetryAfterAFreshAttempt: with noContinue a schema run's
+// first attempt is ephemeral; its corrective retry restates the task in a new
+// thread. Before, it resumed the ephemeral thread and codex answered "no rollout
+// found for thread id" (a 500).
+func TestRunRealCodexSchemaRetryAfterAFreshAttempt(t *testing.T) {
+	t.Parallel()
+	s, fm := realCodexSetup(t, fakemodel.Turn{Text: []string{`{"count": "trois"}`}}, fakemodel.Turn{Text: []string{`{"count": 3}`}})
+	h := newHarness(t, s)
+	var out runResponse
+	resp, body := h.do("POST", "/run", map[string]any{"prompt": "Combien de fichiers ?", "noContinue": true,
+		"jsonSchema": map[string]any{"type": "object", "properties": map[string]any{"count": map[string]any{"type": "integer"}}, "required": []string{"count"}}}, &out)
+	wantStatus(t, resp, body, http.StatusOK)
+	if string(out.JSON) != `{"count":3}` || out.JSONRetries != 1 {
+		t.Errorf("json %s after %d retries: %s", out.JSON, out.JSONRetries, body)
+	}
+	if reqs := fm.Requests(); len(reqs) != 2 || !strings.Contains(reqs[1].Body, "Combien de fichiers ?") {
+		t.Errorf("the retry did not restate the task (%d model requests)", len(reqs))
+	}
+}
