@@ -133,3 +133,30 @@ func TestRealCodexStreamOpensAtOnce(t *testing.T) {
 		t.Errorf("the answer did not follow: %s", rest.String())
 	}
 }
+
+// TestRealCodexRetriesOnV1: a /v1 request starts codex on a fresh, ephemeral
+// thread; a corrective retry (a response_format mismatch, an unmet tool_choice
+// "required") restates the task in a new thread. Before, it resumed the ephemeral
+// thread and codex answered "no rollout found for thread id" (a 500).
+func TestRealCodexRetriesOnV1(t *testing.T) {
+	t.Parallel()
+	t.Run("response_format", func(t *testing.T) {
+		t.Parallel()
+		srv := realCodexServer(t, fakemodel.Turn{Text: []string{"Il fait beau à Lyon."}}, fakemodel.Turn{Text: []string{`{"city":"Lyon","temp":18}`}})
+		resp, body := post(t, srv, chatPath, `{"messages":[{"role":"user","content":"Weather?"}],`+citySchema+`}`)
+		if resp.StatusCode != 200 || at(decode(t, body), "choices", 0, "message", "content") != `{"city":"Lyon","temp":18}` {
+			t.Errorf("%d %s", resp.StatusCode, body)
+		}
+	})
+	t.Run("tool_choice required", func(t *testing.T) {
+		t.Parallel()
+		srv := realCodexServer(t, fakemodel.Turn{Text: []string{"I think it is sunny."}},
+			fakemodel.Turn{Text: []string{`{"tool_calls":[{"name":"get_weather","arguments":{"city":"Lyon"}}]}`}})
+		resp, body := post(t, srv, chatPath, `{"messages":[{"role":"user","content":"Weather?"}],`+weatherTools+`,"tool_choice":"required"}`)
+		v := decode(t, body)
+		if resp.StatusCode != 200 || at(v, "choices", 0, "finish_reason") != "tool_calls" ||
+			at(v, "choices", 0, "message", "tool_calls", 0, "function", "name") != "get_weather" {
+			t.Errorf("%d %s", resp.StatusCode, body)
+		}
+	})
+}
