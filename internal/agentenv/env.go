@@ -271,7 +271,8 @@ func (e *Env) Policy(prof profile.Profile) *permission.Policy {
 	commands := shellcmd.Defaults().With(bash.Allow, bash.Deny)
 	return &permission.Policy{
 		WorkDir: e.WorkDir, Trusted: e.Trusted, AutoApprove: prof.AutoApprove, Rules: rules,
-		Classifiers:  map[string]func(json.RawMessage) (permission.Verdict, bool){"bash": commands.ClassifyCall},
+		// Without a sandbox to hold a classifier's miss, nothing runs unasked.
+		Classifiers:  map[string]func(json.RawMessage) (permission.Verdict, bool){"bash": failClosed(commands.ClassifyCall, e.Sandbox().Status())},
 		Secrets:      e.secrets(),
 		AllowSecrets: e.Config.Permissions.AllowSecret,
 		AllowControl: e.Config.Permissions.AllowControl,

@@ -3,6 +3,9 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -49,5 +52,32 @@ func TestSandboxOffIsAnnouncedInTheUI(t *testing.T) {
 	tm.send(keyCtrlC, keyCtrlC)
 	if code := exitCode(tm.wait()); code != 0 {
 		t.Errorf("exit code %d", code)
+	}
+}
+
+// TestNoSandboxFailsClosed: where no backend can confine commands (bubblewrap asked
+// for and not installed, standing in for a kernel without Landlock), the agent says
+// so once, and a command the allowlist would let run unasked asks instead.
+func TestNoSandboxFailsClosed(t *testing.T) {
+	t.Parallel()
+	h := hostile(t)
+	bin := t.TempDir()
+	for _, prog := range []string{"bash", "git", "rg"} {
+		if p, err := exec.LookPath(prog); err == nil {
+			os.Symlink(p, filepath.Join(bin, prog))
+		}
+	}
+	h.env = append(withoutVar(h.env, "PATH"), "PATH="+bin)
+	h.writeUnder(filepath.Join(filepath.Dir(filepath.Dir(h.home)), "xdg", "albert-code"), "config.toml", "[sandbox]\nbackend = \"bubblewrap\"\n")
+	h.srv = fakemodel.NewTest(t, fakemodel.Script{Turns: []fakemodel.Turn{calls(bashCall("n1", "echo hi")), text("done")}})
+	r := h.run("-p", "--trust", "--output", "json", "go")
+	if r.code != ExitOK {
+		t.Fatalf("exit %d stderr %s", r.code, r.stderr)
+	}
+	if strings.Count(r.stderr, "No OS sandbox is available") != 1 {
+		t.Errorf("the missing sandbox is not said once on stderr:\n%s", r.stderr)
+	}
+	if res := h.toolResult(1, "n1"); !strings.Contains(res, "needs approval") || !strings.Contains(res, "no OS sandbox") {
+		t.Errorf("an allowlisted command ran without a sandbox: %s", res)
 	}
 }
