@@ -6,7 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
@@ -90,5 +92,40 @@ func TestRunRealCodexSchemaRetryAfterAFreshAttempt(t *testing.T) {
 	}
 	if reqs := fm.Requests(); len(reqs) != 2 || !strings.Contains(reqs[1].Body, "Combien de fichiers ?") {
 		t.Errorf("the retry did not restate the task (%d model requests)", len(reqs))
+	}
+}
+
+// TestDeleteRealCodexRunInsideATool: DELETE /run/{id} on a codex run whose command
+// is running (in a session of its own, under a PTY, ignoring SIGHUP and SIGTERM as a
+// nohup server does) answers once the command is gone too; before the guardian it
+// outlived the run.
+func TestDeleteRealCodexRunInsideATool(t *testing.T) {
+	t.Parallel()
+	pidFile := filepath.Join(t.TempDir(), "tool.pid")
+	s, _ := realCodexSetup(t,
+		fakemodel.Turn{ToolCalls: []fakemodel.ToolCall{{Name: "exec_command",
+			Arguments: fmt.Sprintf(`{"cmd":"trap '' HUP TERM; echo $$ > %s; exec sleep 300","yield_time_ms":300000}`, pidFile)}}},
+		fakemodel.Turn{Hang: true}) // codex may report a long command to the model while it runs
+	h := newHarness(t, s)
+	done := make(chan *httpResponse, 1)
+	go func() { done <- h.post(t.Context(), `{"prompt":"Dors.","noContinue":true}`) }()
+	id := h.activeID("running")
+	pid := 0
+	waitFor(t, "the tool's pid", func() bool {
+		data, err := os.ReadFile(pidFile)
+		if err == nil && strings.HasSuffix(string(data), "\n") {
+			pid, _ = strconv.Atoi(strings.TrimSpace(string(data)))
+		}
+		return pid != 0
+	})
+	var c cancelAnswer
+	resp, body := h.do("DELETE", "/run/"+id, nil, &c)
+	wantStatus(t, resp, body, http.StatusOK)
+	if alive(pid) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("codex's command (pid %d, sleep 300) outlived the cancel", pid)
+	}
+	if sync := <-done; sync.err != nil || sync.resp.StatusCode != http.StatusConflict {
+		t.Errorf("the sync caller's answer: %v %+v", sync.err, sync.resp)
 	}
 }
