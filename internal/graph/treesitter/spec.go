@@ -135,6 +135,9 @@ type DefRule struct {
 	// NamePrefix is a sigil the source writes before the name and the graph does
 	// not (PHP's `$` of a property, accessed as `$this->name`).
 	NamePrefix string
+	// NameText, when set, writes the name from the definition n and its name
+	// node nm (Objective-C's selector `scale:with:` spans several nodes).
+	NameText func(n, nm *sitter.Node, src []byte) string
 	// Names, when set, finds the name nodes in place of NameField (a Ruby call
 	// `attr_reader :a, :b` names the fields a and b; any other call, none).
 	Names func(n *sitter.Node, src []byte) []*sitter.Node

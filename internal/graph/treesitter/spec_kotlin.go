@@ -19,6 +19,8 @@ import (
 // In the supertype list a constructor call (`Shape()`) names the superclass,
 // extends; a bare type (`Comparable<T>`, `I by x`) an interface, implements. A
 // bare call in a class is `this.m()` first; `Circle(1.0)` is a call of the class.
+// A receiver whose type the file declares (`p: Foo`, `val x = Foo()`, a
+// property `val repo: Repo` for `this.repo`) makes `x.m()` the site `Foo.m`.
 //
 // Exported means not `private` nor `internal` (Kotlin's default is public).
 // Name uses are not read (no Refs): the grammar gives `a.b` no fields to tell the
@@ -55,6 +57,10 @@ var kotlinSpec = Spec{
 	Comments:     []string{"line_comment", "block_comment"},
 	Exported:     kotlinExported,
 	Callee:       kotlinCallee,
+	Bindings:     kotlinBindings,
+	// A type of the same package needs no import: a receiver declared with one
+	// is a site for the cross-file pass.
+	PackageScope: hasUpperInitial,
 }
 
 // kotlinClassKind reads the keyword and modifiers of a class_declaration.

@@ -15,20 +15,24 @@ import (
 //
 // `@interface` and `@implementation` of a class (or of a category of it) are one
 // class; a method declared in the interface is replaced by its definition in the
-// implementation of the same file. A method is named by its selector's first
-// part (`scale` for `scale:with:`), as a message names it. A `@property` is a
+// implementation of the same file. A method is named by its full selector
+// (`scale:with:`, `check`), as a message names it: `-[A do:]` and `-[A do:with:]`
+// are two methods. A `@property` is a
 // field; a `@protocol` is an interface. The superclass is an extends edge, the
 // protocols a class adopts (`<NSCopying>`) implements, those a protocol adopts
-// extends. A message `[obj m]` is the call `obj.m`, `[self m]` resolved in the
-// enclosing class; `#import` and `@import` are imports.
+// extends. A message `[obj do:x with:y]` is the call `obj.do:with:`, `[self m]`
+// resolved in the enclosing class; a receiver declared `Foo *obj` (a local, a
+// parameter) makes it `Foo.do:with:`. `#import` and `@import` are imports. A
+// header (.h, which the index names C) written in Objective-C is read with this
+// spec (see IsObjCHeader).
 var objcSpec = Spec{
 	Refs: []string{"identifier", "type_identifier"},
 	Defs: append([]DefRule{
 		{Node: "class_interface", Kind: graph.KindClass, NameTypes: []string{"identifier"}},
 		{Node: "class_implementation", Kind: graph.KindClass, NameTypes: []string{"identifier"}},
 		{Node: "protocol_declaration", Kind: graph.KindInterface, NameTypes: []string{"identifier"}},
-		{Node: "method_declaration", Kind: graph.KindMethod, NameTypes: []string{"identifier"}, Forward: true},
-		{Node: "method_definition", Kind: graph.KindMethod, NameTypes: []string{"identifier"}},
+		{Node: "method_declaration", Kind: graph.KindMethod, NameTypes: []string{"identifier"}, NameText: objcSelector, Forward: true},
+		{Node: "method_definition", Kind: graph.KindMethod, NameTypes: []string{"identifier"}, NameText: objcSelector},
 		{Node: "property_declaration", Kind: graph.KindField, Names: objcPropertyName},
 	}, cDefs...),
 	Calls: []CallRule{
@@ -48,6 +52,11 @@ var objcSpec = Spec{
 	Exported:    cExported,
 	Unwrap:      cDeclarators,
 	Rewrite:     objcEnumMacros,
+	Callee:      objcMessageSelector,
+	Bindings:    objcBindings,
+	// A class is named bare wherever a header brings it: a receiver declared
+	// `Foo *x` is a Foo for the cross-file pass, as is a use of Foo.
+	PackageScope: hasUpperInitial,
 }
 
 // nsEnum matches Foundation's enum macros, `typedef NS_ENUM(NSInteger, Mode)`,

@@ -19,7 +19,9 @@ import (
 // be its superclass, so it is an extends edge; every other base, and every base of
 // a struct, enum, extension or protocol, is a protocol, implements (a protocol
 // extends its bases). A bare call in a type is `self.m()` first; `Circle(…)` is a
-// call of the type.
+// call of the type. A receiver whose type the file declares (`_ p: Foo`,
+// `let x = Foo()`, a stored property `let repo: Repo` for `self.repo`) makes
+// `x.m()` the site `Foo.m`.
 //
 // Exported means not `private` nor `fileprivate`. Name uses are not read (no
 // Refs): a member's name sits in a navigation_suffix the member rules do not skip.
@@ -54,6 +56,10 @@ var swiftSpec = Spec{
 	Comments:     []string{"comment", "multiline_comment"},
 	Exported:     swiftExported,
 	Callee:       swiftCallee,
+	Bindings:     swiftBindings,
+	// Every file of a module sees the others' types without an import: a
+	// receiver declared with one is a site for the cross-file pass.
+	PackageScope: hasUpperInitial,
 	// An extension names its type as a user_type; a property its pattern.
 	Unwrap: map[string]string{"user_type": "", "pattern": "bound_identifier"},
 }

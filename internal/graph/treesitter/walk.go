@@ -278,6 +278,9 @@ func (w *walker) define(n *sitter.Node, rule *DefRule, scope []frame) (frame, bo
 			continue
 		}
 		name := strings.TrimPrefix(text(nm, w.src), rule.NamePrefix)
+		if rule.NameText != nil {
+			name = rule.NameText(n, nm, w.src)
+		}
 		if name == "" || len(name) > maxName || strings.ContainsAny(name, "\n") {
 			continue
 		}
