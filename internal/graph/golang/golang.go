@@ -206,9 +206,10 @@ func (s errorSet) sorted() []Error {
 const MetaLoadError = "go_load_error"
 
 // MetaTypesPending is the store meta key the indexer sets to TypesPending while
-// its Go facts come from tree-sitter because the type checker's pass has not
-// landed yet (a first index answers before the module is type-checked), and
-// clears when it lands: answers about Go are lower bounds until then.
+// its Go facts are a first pass's (definitions only) because the type
+// checker's pass has not landed yet (a first index answers before the module
+// is type-checked), and clears when it lands: answers about Go are lower
+// bounds until then.
 const MetaTypesPending = "go_types_pending"
 
 // TypesPending is MetaTypesPending's value while the type checker's pass is due,

@@ -54,7 +54,7 @@ type goRun struct {
 // since Go edges cross files. Report says which and why.
 //
 // After a first pass (pending), the module is loaded whatever changed: its Go
-// facts are tree-sitter's until then.
+// facts are definitions only until then.
 func extractGoChanges(ctx context.Context, root string, st *store.Store, opts Options, scan *Scan, changes Changes, todo []File, removed []string, pending bool, rep *Report) (*goRun, error) {
 	var mods map[string]string
 	if !opts.Rebuild {

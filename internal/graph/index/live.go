@@ -100,8 +100,9 @@ func OpenLive(root, dbPath string, opts Options) (*Live, error) {
 // answered from an index that holds it: the watcher is first made to hear every
 // event queued before the call.
 //
-// While the type checker's pass is due (a first index), runs read Go with
-// tree-sitter and the pass runs in the background: questions do not wait for it.
+// While the type checker's pass is due (a first index), runs read Go for its
+// definitions only and the pass runs in the background: questions do not wait
+// for it.
 func (l *Live) Sync(ctx context.Context) (*store.Store, *Report, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -8,7 +8,7 @@ import (
 )
 
 // typedPass is the type checker's pass a Live runs in the background while its
-// store's Go facts are tree-sitter's (a first pass).
+// store's Go facts are a first pass's (definitions only).
 type typedPass struct {
 	cancel context.CancelFunc
 	done   chan struct{}

@@ -13,10 +13,11 @@ import (
 )
 
 // A first index of a large Go repository answers in two passes: a first pass
-// reads every file with tree-sitter (Go included) and writes what it found, so
-// that questions get lower-bound answers within seconds, while the go command
-// loads and type-checks the module; the typed pass then replaces the Go facts
-// with the type checker's and resolves the other files across files.
+// reads Go for its definitions (firstgo.go) and the other files with
+// tree-sitter and writes what it found, so that questions get answers within
+// seconds (lower bounds but for definitions and search), then the go command
+// loads and type-checks the module; the typed pass replaces the Go facts with
+// the type checker's and resolves the other files across files.
 
 // typedLoad is one golang.Extract of the module, made apart from the run that
 // writes it.
