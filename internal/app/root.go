@@ -13,6 +13,7 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/agent"
 	"github.com/etalab-ia/albert-code/internal/agentenv"
+	acpcmd "github.com/etalab-ia/albert-code/internal/app/cmd/acp"
 	configcmd "github.com/etalab-ia/albert-code/internal/app/cmd/config"
 	croncmd "github.com/etalab-ia/albert-code/internal/app/cmd/cron"
 	graphcmd "github.com/etalab-ia/albert-code/internal/app/cmd/graph"
@@ -96,7 +97,7 @@ repository, driving a model through the Albert API or any OpenAI-compatible serv
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return cmdutil.UsageError("%v", err) })
 
 	root.AddCommand(newVersionCmd(fac), configcmd.NewCmdConfig(fac), sessions.NewCmdSessions(fac), trustcmd.NewCmdTrust(fac, nil), graphcmd.NewCmdGraph(fac), newServeCmd())
-	root.AddCommand(newACPCmd(fac))
+	root.AddCommand(acpcmd.NewCmdACP(fac, nil))
 	root.AddCommand(quotacmd.NewCmdQuota(fac, nil))
 	root.AddCommand(croncmd.NewCmdCron(fac))
 	root.AddCommand(migratecmd.NewCmdMigrate(fac, nil))
@@ -138,7 +139,7 @@ func runAgent(cmd *cobra.Command, fac *cmdutil.Factory, f runFlags, args []strin
 		return cmdutil.UsageError("%v", err)
 	}
 	defer e.Close() // stops the MCP servers once the run is closed
-	closeLog := openLogFile(e.Config.Home)
+	closeLog := cmdutil.OpenLogFile(e.Config.Home)
 	defer closeLog()
 	run, err := e.NewRun(agentenv.RunOptions{
 		Limits:   agentenv.Limits{MaxTurns: f.maxTurns, MaxPrice: f.maxPrice},

@@ -13,12 +13,11 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/agentenv"
 	"github.com/etalab-ia/albert-code/internal/app/cmdutil"
+	"github.com/etalab-ia/albert-code/internal/app/setup"
 	"github.com/etalab-ia/albert-code/internal/chat"
 	"github.com/etalab-ia/albert-code/internal/config"
 	"github.com/etalab-ia/albert-code/internal/trust"
 	"github.com/etalab-ia/albert-code/internal/tui"
-	"github.com/etalab-ia/albert-code/internal/tui/dialog"
-	"github.com/etalab-ia/albert-code/internal/tui/firstrun"
 	"github.com/etalab-ia/albert-code/internal/tui/input"
 )
 
@@ -32,7 +31,7 @@ func runTUI(cmd *cobra.Command, fac *cmdutil.Factory, ws agentWorkspace, f runFl
 	if err != nil {
 		return cmdutil.UsageError("%v", err)
 	}
-	closeLog := openLogFile(home)
+	closeLog := cmdutil.OpenLogFile(home)
 	defer closeLog()
 	hist, err := input.LoadHistory(home)
 	if err != nil {
@@ -40,7 +39,7 @@ func runTUI(cmd *cobra.Command, fac *cmdutil.Factory, ws agentWorkspace, f runFl
 	}
 	var quotaOnce sync.Once
 	o := tui.Options{
-		Color:         colorWanted(),
+		Color:         fac.ColorWanted(),
 		WorkDir:       wd,
 		History:       hist,
 		InitialPrompt: prompt,
@@ -81,7 +80,7 @@ func runTUI(cmd *cobra.Command, fac *cmdutil.Factory, ws agentWorkspace, f runFl
 	if err != nil {
 		return cmdutil.UsageError("%v", err)
 	}
-	o.Setup = setupFor(e)
+	o.Setup = setup.FromEnv(e, fac.LookupEnv)
 	o.Sandbox = e.Sandbox()
 	o.Notify, o.UpdateNotice = deskFor(fac, e.Config)
 	e.Close()
@@ -110,41 +109,6 @@ func runTUI(cmd *cobra.Command, fac *cmdutil.Factory, ws agentWorkspace, f runFl
 		return cmdutil.Failed(err)
 	}
 	return nil
-}
-
-// colorWanted honours NO_COLOR (no-color.org: any non-empty value) and dumb terminals.
-func colorWanted() bool {
-	return os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
-}
-
-// setupFor lists the configured providers and their models for the setup screen,
-// and saves the answer where the configuration reads it back.
-func setupFor(e *agentenv.Env) *tui.Setup {
-	s := &tui.Setup{}
-	if m, err := e.Config.ActiveModel(); err == nil {
-		s.Current = m.Provider
-	}
-	for _, p := range e.Config.Providers {
-		opt := dialog.ProviderOption{Name: p.Name, BaseURL: p.BaseURL, KeyEnv: p.APIKeyEnv}
-		for _, m := range e.Config.Models {
-			if m.Provider == p.Name {
-				opt.Models = append(opt.Models, m.Name)
-			}
-		}
-		s.Providers = append(s.Providers, opt)
-	}
-	home := e.Config.Home
-	s.Save = func(p dialog.ProviderOption, model, key string) error {
-		global, err := config.GlobalFile(os.LookupEnv)
-		if err != nil {
-			return err
-		}
-		if p.Custom {
-			return firstrun.SaveServer(filepath.Join(home, ".env"), global, firstrun.Server{URL: p.BaseURL, Model: model, Key: key})
-		}
-		return firstrun.Save(filepath.Join(home, ".env"), global, firstrun.Choice{KeyEnv: p.KeyEnv, Key: key, Model: model})
-	}
-	return s
 }
 
 // trustQuestion asks about wd when nobody decided about it or its parents yet; the

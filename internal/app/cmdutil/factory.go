@@ -30,6 +30,14 @@ func New(version string, streams *IOStreams) *Factory {
 		Getwd: os.Getwd, Chdir: os.Chdir, Now: time.Now}
 }
 
+// ColorWanted honours NO_COLOR (no-color.org: any non-empty value) and dumb
+// terminals.
+func (f *Factory) ColorWanted() bool {
+	noColor, _ := f.LookupEnv("NO_COLOR")
+	term, _ := f.LookupEnv("TERM")
+	return noColor == "" && term != "dumb"
+}
+
 // UserAgent is what albert-code sends to model servers and MCP clients.
 func (f *Factory) UserAgent() string { return "albert-code/" + f.Version }
 

@@ -98,3 +98,23 @@ func TestOutput(t *testing.T) {
 		t.Fatalf("%q %v", b.String(), err)
 	}
 }
+
+// NO_COLOR (any non-empty value) and TERM=dumb turn colour off, read from the
+// Factory's environment.
+func TestColorWanted(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		want bool
+	}{
+		{map[string]string{"TERM": "xterm-256color"}, true},
+		{map[string]string{"NO_COLOR": ""}, true},
+		{map[string]string{"NO_COLOR": "1"}, false},
+		{map[string]string{"TERM": "dumb"}, false},
+	} {
+		f, _, _ := cmdtest.Factory(t)
+		f.LookupEnv = func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok }
+		if got := f.ColorWanted(); got != tc.want {
+			t.Errorf("%v: %v, want %v", tc.env, got, tc.want)
+		}
+	}
+}

@@ -1,4 +1,4 @@
-package app
+package cmdutil
 
 import (
 	"io"
@@ -11,10 +11,10 @@ import (
 // copy (10 MiB, the original tool's default).
 const maxLogBytes = 10 << 20
 
-// openLogFile sends slog records (tool panics with their stacks, provider details) to
+// OpenLogFile sends slog records (tool panics with their stacks, provider details) to
 // <home>/logs/albert-code.log, so they never mix with what a face prints. If the file
 // cannot be opened, logs are dropped rather than printed over the output.
-func openLogFile(home string) (closeFn func()) {
+func OpenLogFile(home string) (closeFn func()) {
 	dir := filepath.Join(home, "logs")
 	path := filepath.Join(dir, "albert-code.log")
 	var w io.Writer = io.Discard
