@@ -72,6 +72,10 @@ type Language struct {
 	// Headers are the extensions of files that declare what other files define
 	// (C and C++ headers): a function found in one is followed to its definition.
 	Headers []string
+	// Reopening, when set, says that a definition reopens a type declared
+	// elsewhere (a Swift extension): a name the package defines is taken where
+	// it is declared, the reopening only when nothing declares it.
+	Reopening func(n graph.Node) bool
 }
 
 // languages maps the index's language names to their resolvers. A language
@@ -87,6 +91,9 @@ var languages = map[string]*Language{
 	"cpp":        &cLanguage,
 	"ruby":       &rubyLanguage,
 	"php":        &phpLanguage,
+	"kotlin":     &kotlinLanguage,
+	"swift":      &swiftLanguage,
+	"objc":       &objcLanguage,
 }
 
 // family lists the index's language names of a family, sorted.

@@ -208,6 +208,7 @@ const maxStarFiles = 256
 func (v *view) throughStars(files []string, name string, d *deps) (graph.Node, bool) {
 	queue := append([]string{}, files...)
 	seen := map[string]bool{}
+	var reopening *graph.Node // a Swift extension: taken only when nothing declares name
 	for len(queue) > 0 && len(seen) < maxStarFiles {
 		f := queue[0]
 		queue = queue[1:]
@@ -220,7 +221,12 @@ func (v *view) throughStars(files []string, name string, d *deps) (graph.Node, b
 			for _, sf := range star.mod.Files {
 				d.file(sf)
 				if n, ok := v.node(sf + "::" + name); ok {
-					return n, true
+					if lang := languages[v.tree.Language(sf)]; lang == nil || lang.Reopening == nil || !lang.Reopening(n) {
+						return n, true
+					}
+					if reopening == nil {
+						reopening = &n
+					}
 				}
 				if star.mod.Scope != "" {
 					if n, ok := v.node(sf + "::" + star.mod.Scope + "::" + name); ok {
@@ -230,6 +236,9 @@ func (v *view) throughStars(files []string, name string, d *deps) (graph.Node, b
 				queue = append(queue, sf)
 			}
 		}
+	}
+	if reopening != nil {
+		return *reopening, true
 	}
 	return graph.Node{}, false
 }
@@ -346,9 +355,17 @@ func (v *view) resolveName(file, src, name string, c kindClass, d *deps) outcome
 const maxDefinitions = 8
 
 // fromHeader follows a function found in a header (a prototype) to the one
-// function of that name defined outside headers, when there is exactly one.
+// function of that name defined outside headers, when there is exactly one; and
+// a method declared in a class's header (an Objective-C @interface) to the one
+// method of the same class and selector defined outside headers.
 func (v *view) fromHeader(n graph.Node, lang *Language, d *deps) graph.Node {
-	if len(lang.Headers) == 0 || !slices.Contains(callables.kinds, n.Kind) || !slices.Contains(lang.Headers, path.Ext(n.File)) {
+	if len(lang.Headers) == 0 || !slices.Contains(lang.Headers, path.Ext(n.File)) {
+		return n
+	}
+	if n.Kind == graph.KindMethod {
+		return v.methodFromHeader(n, lang, d)
+	}
+	if !slices.Contains(callables.kinds, n.Kind) {
 		return n
 	}
 	r := v.count(n.Name, lang.Family, callables)
@@ -406,11 +423,21 @@ func (v *view) unqualified(file, name string, lang *Language, d *deps) (lookup, 
 	if lang.Package != nil {
 		// A file that appears in the folder may define it.
 		d.module(dirKey(parentDir(file)))
+		var reopening *graph.Node
 		for _, f := range lang.Package(v.tree, file) {
 			d.file(f)
-			if n, ok := v.node(f + "::" + name); ok {
+			n, ok := v.node(f + "::" + name)
+			switch {
+			case ok && lang.Reopening != nil && lang.Reopening(n):
+				if reopening == nil {
+					reopening = &n
+				}
+			case ok:
 				return lookup{node: n, status: found}, true
 			}
+		}
+		if reopening != nil {
+			return lookup{node: *reopening, status: found}, true
 		}
 	}
 	return lookup{}, false

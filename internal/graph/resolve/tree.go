@@ -17,6 +17,7 @@ type Tree struct {
 
 	suffixes map[string][]string // dirsEndingWith's memo
 	includes []string            // includeDirs' memo
+	swift    map[string][]string // swiftModules' memo
 
 	// GoModule is the module path in go.mod at the root, "" without one.
 	GoModule string

@@ -1,0 +1,103 @@
+package resolve_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/etalab-ia/albert-code/internal/graph/query"
+	"github.com/etalab-ia/albert-code/internal/graph/store"
+)
+
+// lowerBound requires the callees of src to be a lower bound that names an
+// ambiguous site, and the site written name to be left with that reason.
+func lowerBound(t *testing.T, st *store.Store, src, name string) {
+	t.Helper()
+	if r := unresolvedReasons(t, st, src)[name]; r != "ambiguous: more than one definition" {
+		t.Errorf("unresolved %s in %s: reason %q, want ambiguous (all: %q)", name, src, r, unresolvedReasons(t, st, src))
+	}
+	a, err := query.Ask(context.Background(), st, "callees", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Certainty != query.LowerBound || !strings.Contains(a.Why, "could not be resolved") {
+		t.Errorf("callees of %s: %s, %q; want a lower bound", src, a.Certainty, a.Why)
+	}
+}
+
+// TestKotlinAcrossFiles: imports by name and by star, a package's other file
+// without an import, receivers typed by a parameter and by a constructor; a
+// receiver of unknown type with a name two classes define stays unresolved.
+func TestKotlinAcrossFiles(t *testing.T) {
+	t.Parallel()
+	root, st := repo(t, "kotlin")
+	index1(t, root, st)
+	const geo, app = "app/src/main/kotlin/com/example/geo/", "app/src/main/kotlin/com/example/app/"
+	const main = app + "Main.kt::main"
+	expect(t, "callers of helper (import of a top-level function)",
+		related(t, st, "callers", geo+"Shapes.kt::helper"), main+"@9 [import]")
+	expect(t, "callers of Circle.area (parameter c: Circle)",
+		related(t, st, "callers", geo+"Shapes.kt::Circle::area"), main+"@10 [import]")
+	expect(t, "callers of Square.area (val s = Square(), Square through import geo.*)",
+		related(t, st, "callers", geo+"Square.kt::Square::area"), main+"@11 [import]")
+	expect(t, "callers of Circle.draw (unknown.draw is not one)",
+		related(t, st, "callers", geo+"Shapes.kt::Circle::draw"), main+"@12 [import]")
+	expect(t, "callers of Square.draw", related(t, st, "callers", geo+"Square.kt::Square::draw"))
+	expect(t, "callers of local (same package, no import)",
+		related(t, st, "callers", app+"Util.kt::local"), main+"@14 [import]")
+	expect(t, "callers of Circle.only (receiver unknown, the only method of that name)",
+		related(t, st, "callers", geo+"Shapes.kt::Circle::only"), main+"@16 [name]")
+	lowerBound(t, st, main, "Any.draw")
+}
+
+// TestSwiftAcrossFiles: a module's files see each other without an import, an
+// extension in another file adds to its type, `import Geo` brings the target
+// Sources/Geo; receivers typed by a parameter, an initialiser and a stored
+// property; a receiver of unknown type with an ambiguous name stays unresolved.
+func TestSwiftAcrossFiles(t *testing.T) {
+	t.Parallel()
+	root, st := repo(t, "swift")
+	index1(t, root, st)
+	const geo = "Sources/Geo/"
+	const paint = geo + "Canvas.swift::Canvas::paint"
+	const run = "Sources/App/main.swift::run"
+	expect(t, "callers of helper (same module; import Geo)",
+		related(t, st, "callers", geo+"Square.swift::helper"), paint+"@6 [import]", run+"@7 [import]")
+	expect(t, "callers of Circle.area (parameter; let c = Circle() in another module)",
+		related(t, st, "callers", geo+"Circle.swift::Circle::area"), paint+"@7 [import]", run+"@6 [import]")
+	expect(t, "callers of Circle (the class, not its extension)",
+		related(t, st, "callers", geo+"Circle.swift::Circle"), run+"@5 [import]")
+	expect(t, "callers of Square.area (let s = Square())",
+		related(t, st, "callers", geo+"Square.swift::Square::area"), paint+"@8 [import]")
+	expect(t, "callers of extra (an extension in another file)",
+		related(t, st, "callers", geo+"Circle+Extra.swift::Circle::extra"), paint+"@9 [import]")
+	expect(t, "callers of Circle.draw (self.shape: Circle; any.draw is not one)",
+		related(t, st, "callers", geo+"Circle.swift::Circle::draw"), paint+"@10 [import]")
+	expect(t, "callers of Circle.only (receiver unknown, the only method of that name)",
+		related(t, st, "callers", geo+"Circle.swift::Circle::only"), paint+"@13 [name]")
+	lowerBound(t, st, paint, "Shape.draw")
+}
+
+// TestObjCAcrossFiles: #import of a header, messages named by their full
+// selector (scale: and scale:with: are two methods), followed from the
+// header's @interface to the @implementation; receivers typed by a parameter
+// and a local; a message to `id` with a selector two classes define stays
+// unresolved.
+func TestObjCAcrossFiles(t *testing.T) {
+	t.Parallel()
+	root, st := repo(t, "objc")
+	index1(t, root, st)
+	const run = "App/main.m::run"
+	expect(t, "callers of Shape.area (Shape *s; [any area] is not one)",
+		related(t, st, "callers", "Geo/Shape.m::Shape::area"), run+"@5 [import]")
+	expect(t, "callers of scale:", related(t, st, "callers", "Geo/Shape.m::Shape::scale:"),
+		run+"@6 [import]", run+"@10 [import]")
+	expect(t, "callers of scale:with:", related(t, st, "callers", "Geo/Shape.m::Shape::scale:with:"),
+		run+"@7 [import]")
+	expect(t, "callers of make ([Shape make])", related(t, st, "callers", "Geo/Shape.m::Shape::make"),
+		run+"@9 [import]")
+	expect(t, "callers of helper (prototype in the header)",
+		related(t, st, "callers", "Geo/Shape.m::helper"), run+"@11 [import]")
+	expect(t, "callers of Other.area", related(t, st, "callers", "Geo/Other.m::Other::area"))
+	lowerBound(t, st, run, "any.area")
+}

@@ -1,0 +1,3 @@
+package com.example.app
+
+fun local() {}

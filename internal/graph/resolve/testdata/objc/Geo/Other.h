@@ -1,0 +1,5 @@
+#import <Foundation/Foundation.h>
+
+@interface Other : NSObject
+- (double)area;
+@end

@@ -1,0 +1,5 @@
+#import "Other.h"
+
+@implementation Other
+- (double)area { return 2; }
+@end

@@ -1,0 +1,10 @@
+#import "Shape.h"
+
+@implementation Shape
+- (double)area { return 1; }
+- (void)scale:(double)k {}
+- (void)scale:(double)k with:(int)j {}
++ (instancetype)make { return nil; }
+@end
+
+void helper(void) {}

@@ -1,0 +1,8 @@
+import Foundation
+import Geo
+
+func run() {
+    let c = Circle()
+    c.area()
+    helper()
+}

@@ -1,0 +1,3 @@
+extension Circle {
+    func extra() {}
+}

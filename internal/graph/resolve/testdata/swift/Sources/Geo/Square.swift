@@ -1,0 +1,6 @@
+struct Square {
+    func area() -> Double { 2 }
+    func draw() {}
+}
+
+func helper() {}
