@@ -56,14 +56,15 @@
 //     under go.mod's module, a receiver's declared type, implements by method
 //     names), skipping the files the type checker wrote (resolve.File.Typed).
 //
-// TypeScript, TSX, JavaScript, Python, Java, C, C++, Ruby and PHP: extracted by
-// internal/graph/treesitter (a Spec table per language, spec_*.go, read by one
-// shared walker), resolved across files by internal/graph/resolve (a Language
-// per family: python.go, javascript.go, java.go, clang.go, ruby.go, php.go).
+// TypeScript, TSX, JavaScript, Python, Java, Kotlin, Swift, C, C++, Objective-C,
+// Ruby and PHP: extracted by internal/graph/treesitter (a Spec table per language,
+// spec_*.go, read by one shared walker), resolved across files by
+// internal/graph/resolve (a Language per family: python.go, javascript.go,
+// java.go, kotlin.go, swift.go, clang.go and objc.go, ruby.go, php.go). The
+// Kotlin, Swift and Objective-C grammars are vendored in treesitter/grammar.
 //
-// Rust, C#, Kotlin, Swift and Objective-C: extracted by internal/graph/treesitter,
-// resolved within their file only (resolve has no Language for them). The Kotlin,
-// Swift and Objective-C grammars are vendored in treesitter/grammar.
+// Rust and C#: extracted by internal/graph/treesitter, resolved within their file
+// only (resolve has no Language for them).
 //
 // Dockerfiles and YAML (Compose, Kubernetes, Kustomize): internal/graph/infra.
 // Markdown and shell scripts: internal/graph/textref. Both are the index's builtin

@@ -67,7 +67,7 @@ func Languages() []string {
 // The error is for a language without a spec (ErrNoSpec) and for a cancelled ctx.
 func (e Extractor) Extract(ctx context.Context, rel, lang string, src []byte) (graph.FileFacts, error) {
 	spec, grammar := specs[lang], grammars[lang]
-	if lang == "c" && IsObjCHeader(rel, src) { // the facts keep the index's language
+	if (lang == "c" || lang == "cpp") && IsObjCHeader(rel, src) { // the facts keep the index's language
 		spec, grammar = specs["objc"], grammars["objc"]
 	}
 	if spec == nil || grammar == nil {

@@ -175,8 +175,9 @@ func objcTypeName(t *sitter.Node, src []byte) string {
 
 // IsObjCHeader reports whether a header's source is Objective-C: it declares
 // a class, a protocol or a category (`@interface`, `@protocol`), or imports
-// with `#import` or `@import`. The index names every .h file C; such a header
-// read as C is a syntax error from its first `@`.
+// with `#import` or `@import`. The index names a tree's .h files C or C++
+// when it holds C++ sources (an iOS project with .mm and .cpp files); such a
+// header read as C or C++ is a syntax error from its first `@`.
 func IsObjCHeader(rel string, src []byte) bool {
 	if !strings.HasSuffix(rel, ".h") {
 		return false
