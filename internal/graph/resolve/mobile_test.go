@@ -76,6 +76,19 @@ func TestSwiftAcrossFiles(t *testing.T) {
 	expect(t, "callers of Circle.only (receiver unknown, the only method of that name)",
 		related(t, st, "callers", geo+"Circle.swift::Circle::only"), paint+"@13 [name]")
 	lowerBound(t, st, paint, "Shape.draw")
+
+	// A file added in a subfolder of the module defines what a call named.
+	if r := unresolvedReasons(t, st, paint)["late"]; r != "not found" {
+		t.Errorf("late before its file: %q", r)
+	}
+	if err := write(root, geo+"Sub/Late.swift", "func late() {}\n"); err != nil {
+		t.Fatal(err)
+	}
+	if c := index1(t, root, st); c.Full {
+		t.Errorf("adding a file resolved every file again: %+v", c)
+	}
+	expect(t, "callers of late (a new file of the module)",
+		related(t, st, "callers", geo+"Sub/Late.swift::late"), paint+"@14 [import]")
 }
 
 // TestObjCAcrossFiles: #import of a header, messages named by their full

@@ -11,5 +11,6 @@ class Canvas {
         any.draw()
         let u = make()
         u.only()
+        late()
     }
 }
