@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	rootcmd "github.com/etalab-ia/albert-code/internal/app/cmd/root"
 	"github.com/etalab-ia/albert-code/internal/app/cmdutil"
 )
 
@@ -33,7 +34,8 @@ func usageError(format string, args ...any) error { return cmdutil.UsageError(fo
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	exportDotenvProxies()
 	f := cmdutil.New(Version(), &cmdutil.IOStreams{In: stdin, Out: stdout, ErrOut: stderr})
-	root := newRootCmd(f)
+	root := rootcmd.NewCmdRoot(f)
+	root.AddCommand(newServeCmd())
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)

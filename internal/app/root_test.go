@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	rootcmd "github.com/etalab-ia/albert-code/internal/app/cmd/root"
 	"github.com/etalab-ia/albert-code/internal/app/cmdtest"
 )
 
@@ -26,7 +27,7 @@ func TestRootRefusesBadInvocations(t *testing.T) {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			f, _, _ := cmdtest.Factory(t)
 			f.Chdir = func(string) error { return os.ErrNotExist }
-			root := newRootCmd(f)
+			root := rootcmd.NewCmdRoot(f)
 			err := cmdtest.Run(root, tc.args...)
 			var stderr strings.Builder
 			if code := reportExit(err, &stderr); code != ExitUsage || !strings.Contains(stderr.String(), tc.want) {

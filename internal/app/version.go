@@ -1,12 +1,7 @@
 package app
 
 import (
-	"fmt"
 	"runtime/debug"
-
-	"github.com/spf13/cobra"
-
-	"github.com/etalab-ia/albert-code/internal/app/cmdutil"
 )
 
 // version is set at link time (-ldflags "-X .../internal/app.version=v1.2.3"); a plain
@@ -22,16 +17,4 @@ func Version() string {
 		return bi.Main.Version
 	}
 	return "dev"
-}
-
-func newVersionCmd(fac *cmdutil.Factory) *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
-		Short: "Print the version",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := fmt.Fprintf(cmd.OutOrStdout(), "albert-code %s\n", fac.Version)
-			return err
-		},
-	}
 }

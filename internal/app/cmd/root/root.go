@@ -1,4 +1,7 @@
-package app
+// Package root is albert-code's root command: the agent itself, in the terminal UI
+// or headless with -p, in one folder entered once (--workdir), with every family
+// of subcommands under it.
+package root
 
 import (
 	"errors"
@@ -48,7 +51,8 @@ type runFlags struct {
 	apiKey        string
 }
 
-func newRootCmd(fac *cmdutil.Factory) *cobra.Command {
+// NewCmdRoot is the root command, with every subcommand.
+func NewCmdRoot(fac *cmdutil.Factory) *cobra.Command {
 	var f runFlags
 	var originalPrompt *string
 	root := &cobra.Command{
@@ -96,7 +100,7 @@ repository, driving a model through the Albert API or any OpenAI-compatible serv
 	root.SetVersionTemplate("albert-code {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return cmdutil.UsageError("%v", err) })
 
-	root.AddCommand(newVersionCmd(fac), configcmd.NewCmdConfig(fac), sessions.NewCmdSessions(fac), trustcmd.NewCmdTrust(fac, nil), graphcmd.NewCmdGraph(fac), newServeCmd())
+	root.AddCommand(newVersionCmd(fac), configcmd.NewCmdConfig(fac), sessions.NewCmdSessions(fac), trustcmd.NewCmdTrust(fac, nil), graphcmd.NewCmdGraph(fac))
 	root.AddCommand(acpcmd.NewCmdACP(fac, nil))
 	root.AddCommand(quotacmd.NewCmdQuota(fac, nil))
 	root.AddCommand(croncmd.NewCmdCron(fac))
@@ -210,11 +214,11 @@ func exitFor(res agent.Result) error {
 	case agent.StopEndTurn:
 		return nil
 	case agent.StopMaxTurns, agent.StopMaxPrice:
-		return &cmdutil.Exit{Code: ExitLimit}
+		return &cmdutil.Exit{Code: cmdutil.ExitLimit}
 	case agent.StopCancelled:
-		return &cmdutil.Exit{Code: ExitCancelled}
+		return &cmdutil.Exit{Code: cmdutil.ExitCancelled}
 	}
-	return &cmdutil.Exit{Code: ExitError}
+	return &cmdutil.Exit{Code: cmdutil.ExitError}
 }
 
 // readPrompt takes the prompt from the arguments, or from stdin when none is given and

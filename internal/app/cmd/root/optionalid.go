@@ -1,4 +1,4 @@
-package app
+package root
 
 // optionalID is the value of a flag whose argument may be left out (--resume [ID]).
 // It calls itself a bool so the help shows "--resume ID" alone: pflag prints the
