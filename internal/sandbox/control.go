@@ -14,9 +14,11 @@ import (
 // existing ones read-only, but none can be mounted over a file that does not exist
 // yet, and Landlock cannot refuse one name in a writable folder; so the returned
 // function, called when the command ends, removes any that the command created and
-// returns their paths. A control entry made anywhere else below the workspace (a
-// nested repository, which git enters as a submodule and whose config then runs
-// programs) is removed too. A .git that was missing and is now a file (gitdir: elsewhere,
+// returns their paths. A control entry made anywhere else below the workspace is
+// removed too, but for a nested .git that can run nothing (a plain git clone or git
+// init; see nestedGitRisk): git enters a nested repository as a submodule, and an
+// armed one's config or hooks would run programs. A removed .git is reported with
+// the reason, "path (reason)". A .git that was missing and is now a file (gitdir: elsewhere,
 // which points git at another folder's config and hooks) is removed too; a new .git
 // folder stays, without its config and hooks. It does nothing when the sandbox is off
 // or mode is not WorkspaceWrite.

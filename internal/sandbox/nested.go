@@ -99,7 +99,9 @@ func (nc *nestedControl) roots(ws string) []string {
 // removeCreated finds, after a command that began at start, the control entries
 // below the workspace's top level that were not known before and whose inode
 // changed since start (the command made them; one a person made between two
-// commands is kept), removes them and returns their paths.
+// commands is kept), removes them and returns their paths. A nested .git that can
+// run nothing (nestedGitRisk) stays, so git clone and git init work; one removed
+// is reported with the reason.
 func (nc *nestedControl) removeCreated(ws string, start time.Time) []string {
 	nc.mu.Lock()
 	defer nc.mu.Unlock()
@@ -122,8 +124,17 @@ func (nc *nestedControl) removeCreated(ws string, start time.Time) []string {
 			nc.entries[p] = true
 			continue
 		}
+		report := p
+		if filepath.Base(p) == ".git" {
+			why := nestedGitRisk(ws, p)
+			if why == "" {
+				nc.entries[p] = true // kept; its control files are read-only from the next command on
+				continue
+			}
+			report += " (" + why + ")"
+		}
 		if os.RemoveAll(p) == nil {
-			removed = append(removed, p)
+			removed = append(removed, report)
 			delete(nc.entries, p)
 		}
 	}

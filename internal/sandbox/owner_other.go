@@ -9,3 +9,6 @@ func ownedByMe(string) bool { return false }
 
 // owner cannot read a file's owner here.
 func owner(os.FileInfo) int { return -1 }
+
+// linkCount is unknown here: counted as a second link, so nothing is vouched for.
+func linkCount(os.FileInfo) uint64 { return 2 }

@@ -126,7 +126,7 @@ func (p *gitConfigParser) extendedHeader(section string) error {
 		case !ok || c == '\n':
 			return p.errorf("subsection not closed")
 		case c == '"':
-			if c, ok = p.next(); c != ']' {
+			if c, _ = p.next(); c != ']' {
 				return p.errorf("a subsection header must end with \"]")
 			}
 			return p.setSection(section, sub.String(), true)
