@@ -14,6 +14,7 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/agent"
 	"github.com/etalab-ia/albert-code/internal/llm"
+	"github.com/etalab-ia/albert-code/internal/termsafe"
 )
 
 // Format is an output format.
@@ -96,7 +97,7 @@ func Run(ctx context.Context, r Runner, prompt string, opts Options) (agent.Resu
 		if ev.Kind == agent.EventToolCallResult && ev.Tool != nil && ev.Tool.Refused {
 			refused = append(refused, RefusedCall{ID: ev.Tool.ID, Tool: ev.Tool.Name, Arguments: ev.Tool.Arguments, Reason: ev.Tool.Output})
 			if opts.Format == FormatText {
-				fmt.Fprintf(opts.Stderr, "albert-code: refused %s: %s\n", ev.Tool.Name, printable(firstLine(ev.Tool.Output)))
+				fmt.Fprintf(opts.Stderr, "albert-code: refused %s: %s\n", ev.Tool.Name, termsafe.Printable(firstLine(ev.Tool.Output)))
 			}
 		}
 		switch opts.Format {
@@ -110,11 +111,11 @@ func Run(ctx context.Context, r Runner, prompt string, opts Options) (agent.Resu
 		case FormatText:
 			switch ev.Kind {
 			case agent.EventNotice, agent.EventRetry:
-				fmt.Fprintln(opts.Stderr, "albert-code:", printable(ev.Text))
+				fmt.Fprintln(opts.Stderr, "albert-code:", termsafe.Printable(ev.Text))
 			case agent.EventRateLimitWait:
-				fmt.Fprintf(opts.Stderr, "albert-code: waiting %s: %s\n", waitLength(ev.WaitSeconds), printable(ev.Text))
+				fmt.Fprintf(opts.Stderr, "albert-code: waiting %s: %s\n", waitLength(ev.WaitSeconds), termsafe.Printable(ev.Text))
 			case agent.EventError:
-				fmt.Fprintln(opts.Stderr, "albert-code: error:", printable(ev.Text))
+				fmt.Fprintln(opts.Stderr, "albert-code: error:", termsafe.Printable(ev.Text))
 			}
 		}
 	}
@@ -127,7 +128,7 @@ func Run(ctx context.Context, r Runner, prompt string, opts Options) (agent.Resu
 	switch opts.Format {
 	case FormatText:
 		if res.Text != "" {
-			_, err := fmt.Fprintln(opts.Stdout, strings.TrimRight(printable(res.Text), "\n"))
+			_, err := fmt.Fprintln(opts.Stdout, strings.TrimRight(termsafe.Printable(res.Text), "\n"))
 			return res, err
 		}
 		return res, nil

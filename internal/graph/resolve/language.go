@@ -76,6 +76,9 @@ type Language struct {
 	// elsewhere (a Swift extension): a name the package defines is taken where
 	// it is declared, the reopening only when nothing declares it.
 	Reopening func(n graph.Node) bool
+	// Implicit, when set, lists modules the file at file sees as if it
+	// star-imported them (a C# file's own namespaces).
+	Implicit func(v *view, file string) []string
 }
 
 // languages maps the index's language names to their resolvers. A language
@@ -94,6 +97,7 @@ var languages = map[string]*Language{
 	"kotlin":     &kotlinLanguage,
 	"swift":      &swiftLanguage,
 	"objc":       &objcLanguage,
+	"csharp":     &csharpLanguage,
 }
 
 // family lists the index's language names of a family, sorted.

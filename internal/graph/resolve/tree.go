@@ -23,6 +23,9 @@ type Tree struct {
 	GoModule string
 	// TS holds baseUrl and paths of tsconfig.json at the root, nil without one.
 	TS *TSConfig
+	// NamespaceFiles, when set, lists the files that declare a C# namespace
+	// (read from the store: namespaces are not folders).
+	NamespaceFiles func(ns string) []string
 }
 
 // File is one indexed file given to NewTree.

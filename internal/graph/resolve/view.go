@@ -29,7 +29,9 @@ type view struct {
 	counts map[countKey]countResult
 	heirs  map[string]*baseList // class qname → its resolved bases
 	unions map[string]*baseList // type alias qname → its union's resolved members
-	err    error                // the first store error; the pass fails with it
+	// namespaces are the files of each C# namespace (csharp.go).
+	namespaces map[string][]string
+	err        error // the first store error; the pass fails with it
 	// goNames are the two forms of Go's names (gonames.go).
 	goNames goNames
 
@@ -44,10 +46,12 @@ type countResult struct {
 }
 
 func newView(ctx context.Context, st *store.Store, tree *Tree) *view {
-	return &view{ctx: ctx, st: st, tree: tree,
+	v := &view{ctx: ctx, st: st, tree: tree,
 		nodes: map[string]map[string]graph.Node{}, sites: map[string][]graph.Unresolved{},
 		bases: map[string][]graph.Edge{}, imps: map[string][]graph.Edge{}, scopes: map[string]*scope{},
-		counts: map[countKey]countResult{}, heirs: map[string]*baseList{}}
+		counts: map[countKey]countResult{}, heirs: map[string]*baseList{}, namespaces: map[string][]string{}}
+	tree.NamespaceFiles = v.namespaceFiles
+	return v
 }
 
 // preloadAbove is the number of files to resolve above which the view reads the
@@ -307,6 +311,12 @@ func (v *view) scopeOf(file string) *scope {
 				b.local = alias
 			}
 			sc.names[b.local] = b
+		}
+	}
+	if sc.lang.Implicit != nil {
+		for _, module := range sc.lang.Implicit(v, file) {
+			sc.stars = append(sc.stars, binding{module: module, mod: sc.lang.Module(v.tree, file, module),
+				key: sc.lang.Key(module)})
 		}
 	}
 	return sc

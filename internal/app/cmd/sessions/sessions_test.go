@@ -191,3 +191,42 @@ func TestDeleteRemovesTheSessionByPrefix(t *testing.T) {
 		t.Fatalf("left: %+v, %v", metas, err)
 	}
 }
+
+// TestShowStripsEscapes: a hostile model's answer saved in a session reaches the
+// terminal without its escape sequences (OSC 52 writes the clipboard, CSI clears
+// the screen) or control characters; --json escapes them as JSON does.
+func TestShowStripsEscapes(t *testing.T) {
+	f, _, _ := cmdtest.Factory(t)
+	home, _ := f.HomeDir()
+	wd, _ := f.Getwd()
+	st := session.NewStore(filepath.Join(home, "sessions"))
+	l, err := st.Create(session.Meta{Cwd: wd, Model: "albert-large", Title: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evil := "ok\x1b]52;c;cm0gLXJmIH4K\x07\x1b[2J\u009b31m\rdone"
+	if err := l.Append(llm.Message{Role: llm.RoleAssistant, Content: evil, Reasoning: "\x1b]8;;http://x\x07r",
+		ToolCalls: []llm.ToolCall{{ID: "c", Name: "bash\x1b[H", Arguments: "{\"command\":\"\x1b]52;c;eA==\x07ls\"}"}}}); err != nil {
+		t.Fatal(err)
+	}
+	id := l.Meta().ID
+	l.Close()
+	out := f.IO.Out.(interface {
+		String() string
+		Reset()
+	})
+	if err := cmdtest.Run(NewCmdShow(f, nil), id); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); strings.ContainsAny(s, "\x1b\x07\r\u009b") || !strings.Contains(s, "\nok") || !strings.Contains(s, "done\n") ||
+		!strings.Contains(s, "[reasoning] r") || !strings.Contains(s, "→ bash {\"command\":\"ls\"}") {
+		t.Fatalf("show printed escapes or lost the text: %q", s)
+	}
+	out.Reset()
+	if err := cmdtest.Run(NewCmdShow(f, nil), id, "--json"); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); strings.Contains(s, "\x1b") || !strings.Contains(s, `\u001b]52`) {
+		t.Fatalf("--json printed raw escapes or dropped them: %q", s)
+	}
+}

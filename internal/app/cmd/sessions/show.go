@@ -10,6 +10,7 @@ import (
 
 	"github.com/etalab-ia/albert-code/internal/app/cmdutil"
 	"github.com/etalab-ia/albert-code/internal/llm"
+	"github.com/etalab-ia/albert-code/internal/termsafe"
 )
 
 // ShowOptions are `sessions show`'s.
@@ -52,7 +53,7 @@ func showRun(opts *ShowOptions) error {
 	}
 	defer log.Close()
 	for _, w := range log.Warnings() {
-		fmt.Fprintln(opts.IO.ErrOut, "albert-code: warning:", w)
+		fmt.Fprintln(opts.IO.ErrOut, "albert-code: warning:", termsafe.Printable(w))
 	}
 	out := opts.IO.Out
 	if opts.JSON {
@@ -66,14 +67,16 @@ func showRun(opts *ShowOptions) error {
 	}
 	meta := log.Meta()
 	fmt.Fprintf(out, "session %s  %s  model %s  tokens in %d / out %d  cost %.4f\n\n",
-		meta.ID, meta.Cwd, meta.Model, meta.Usage.InputTokens, meta.Usage.OutputTokens, meta.Cost)
+		termsafe.Printable(meta.ID), termsafe.Printable(meta.Cwd), termsafe.Printable(meta.Model), meta.Usage.InputTokens, meta.Usage.OutputTokens, meta.Cost)
 	for _, m := range msgs {
 		printMessage(out, m)
 	}
 	return nil
 }
 
-// printMessage renders one message of a saved session.
+// printMessage renders one message of a saved session, without the escape
+// sequences and control characters a hostile model may have saved in it (OSC 52
+// would write the user's clipboard when shown).
 func printMessage(w io.Writer, m llm.Message) {
 	label := string(m.Role)
 	switch {
@@ -87,15 +90,15 @@ func printMessage(w io.Writer, m llm.Message) {
 			label += " (error)"
 		}
 	}
-	fmt.Fprintf(w, "── %s\n", label)
+	fmt.Fprintf(w, "── %s\n", termsafe.Printable(label))
 	if m.Reasoning != "" {
-		fmt.Fprintf(w, "[reasoning] %s\n", strings.TrimSpace(m.Reasoning))
+		fmt.Fprintf(w, "[reasoning] %s\n", strings.TrimSpace(termsafe.Printable(m.Reasoning)))
 	}
 	if m.Content != "" {
-		fmt.Fprintln(w, strings.TrimRight(m.Content, "\n"))
+		fmt.Fprintln(w, strings.TrimRight(termsafe.Printable(m.Content), "\n"))
 	}
 	for _, c := range m.ToolCalls {
-		fmt.Fprintf(w, "→ %s %s\n", c.Name, c.Arguments)
+		fmt.Fprintf(w, "→ %s %s\n", termsafe.Printable(c.Name), termsafe.Printable(c.Arguments))
 	}
 	fmt.Fprintln(w)
 }

@@ -1,4 +1,6 @@
-package headless
+// Package termsafe makes text from a model, a tool or a saved session safe to print
+// on a terminal: no escape sequence or control character reaches it.
+package termsafe
 
 import (
 	"strings"
@@ -6,12 +8,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// printable makes model or tool text safe for a terminal in text mode: escape
+// Printable makes model or tool text safe for a terminal: escape
 // sequences (OSC 52 writes the clipboard, OSC 8 hides a link's target, CSI moves
 // the cursor or clears the screen) and other control characters but newline and
 // tab are removed. A hostile model's answer, printed as is, could put a command in
-// the user's clipboard. JSON modes escape them already.
-func printable(s string) string {
+// the user's clipboard. JSON output escapes them already.
+func Printable(s string) string {
 	if !strings.ContainsFunc(s, isControl) {
 		return s
 	}
