@@ -119,8 +119,11 @@ func (nc *nestedControl) removeCreated(ws string, start time.Time) []string {
 		found = nc.entries
 	}
 	var removed []string
+	fromEvents := ok // every entry found was made or moved in since the last check
 	for p := range found {
-		if known[p] || !changedSince(p, start) {
+		// An entry the events report was made again since the last check even if its
+		// path was known (the user removed it between two commands): check it anew.
+		if known[p] && !fromEvents || !changedSince(p, start) {
 			nc.entries[p] = true
 			continue
 		}

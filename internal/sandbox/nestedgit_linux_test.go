@@ -129,3 +129,21 @@ func TestNestedGitFileIntoOwnModulesKept(t *testing.T) {
 		t.Fatal("the submodule's .git file was removed")
 	}
 }
+
+// TestNestedGitMadeAgainIsChecked: a nested repository the session knew, removed
+// between two commands and made again armed by a command, is checked anew.
+func TestNestedGitMadeAgainIsChecked(t *testing.T) {
+	needLandlock(t)
+	ws := t.TempDir()
+	os.MkdirAll(filepath.Join(ws, "r/.git"), 0o755)
+	s := New(Config{Mode: WorkspaceWrite, WorkDir: ws})
+	defer s.Close()
+	if _, removed := runSandboxed(t, s, ws, "true"); len(removed) != 0 {
+		t.Fatalf("the user's repository was removed: %v", removed)
+	}
+	os.RemoveAll(filepath.Join(ws, "r/.git"))
+	out, removed := runSandboxed(t, s, ws, "mkdir -p r/.git/objects/info && echo /elsewhere > r/.git/objects/info/alternates")
+	if len(removed) != 1 || !strings.Contains(removed[0], "outside the workspace") {
+		t.Fatalf("removed %v, want r/.git for its alternates (output %s)", removed, out)
+	}
+}
