@@ -57,15 +57,12 @@
 //     names), skipping the files the type checker wrote (resolve.File.Typed).
 //
 // TypeScript, TSX, JavaScript, Python, Java, Kotlin, Swift, C, C++, Objective-C,
-// C#, Ruby and PHP: extracted by internal/graph/treesitter (a Spec table per
+// C#, Rust, Ruby and PHP: extracted by internal/graph/treesitter (a Spec table per
 // language, spec_*.go, read by one shared walker), resolved across files by
 // internal/graph/resolve (a Language per family: python.go, javascript.go,
-// java.go, kotlin.go, swift.go, clang.go and objc.go, csharp.go, ruby.go,
-// php.go). The Kotlin, Swift and Objective-C grammars are vendored in
-// treesitter/grammar.
-//
-// Rust: extracted by internal/graph/treesitter, resolved within its file only
-// (resolve has no Language for it).
+// java.go, kotlin.go, swift.go, clang.go and objc.go, csharp.go, rust.go,
+// ruby.go, php.go). No tree-sitter language stays within its file. The Kotlin,
+// Swift and Objective-C grammars are vendored in treesitter/grammar.
 //
 // Dockerfiles and YAML (Compose, Kubernetes, Kustomize): internal/graph/infra.
 // Markdown and shell scripts: internal/graph/textref. Both are the index's builtin

@@ -73,9 +73,13 @@ type Language struct {
 	// (C and C++ headers): a function found in one is followed to its definition.
 	Headers []string
 	// Reopening, when set, says that a definition reopens a type declared
-	// elsewhere (a Swift extension): a name the package defines is taken where
-	// it is declared, the reopening only when nothing declares it.
-	Reopening func(n graph.Node) bool
+	// elsewhere (a Swift extension) or declares what another file defines (Rust's
+	// `mod x;`): a name is taken where it is defined, the reopening only when
+	// nothing else defines it.
+	Reopening func(v *view, n graph.Node) bool
+	// ImplicitNames, when set, lists names every file of the language binds to a
+	// module without importing it (Rust's `crate` and `super`).
+	ImplicitNames func(file string) []Bound
 	// Implicit, when set, lists modules the file at file sees as if it
 	// star-imported them (a C# file's own namespaces).
 	Implicit func(v *view, file string) []string
@@ -98,6 +102,7 @@ var languages = map[string]*Language{
 	"swift":      &swiftLanguage,
 	"objc":       &objcLanguage,
 	"csharp":     &csharpLanguage,
+	"rust":       &rustLanguage,
 }
 
 // family lists the index's language names of a family, sorted.

@@ -157,10 +157,16 @@ func (v *view) inModule(mod Module, name string, lang *Language, d *deps, depth 
 	if depth > maxHops {
 		return lookup{status: missing, reason: "import chain longer than the pass follows"}
 	}
+	var declared *graph.Node // a declaration of what another file defines (Rust's `mod x;`)
 	for _, f := range mod.Files {
 		d.file(f)
 		if n, ok := v.node(f + "::" + name); ok {
-			return lookup{node: n, status: found}
+			if lang == nil || lang.Reopening == nil || !lang.Reopening(v, n) {
+				return lookup{node: n, status: found}
+			}
+			if declared == nil {
+				declared = &n
+			}
 		}
 		if mod.Scope != "" {
 			if n, ok := v.node(f + "::" + mod.Scope + "::" + name); ok {
@@ -179,6 +185,9 @@ func (v *view) inModule(mod Module, name string, lang *Language, d *deps, depth 
 			d.files(sub.Files)
 			return lookup{mod: sub, status: found}
 		}
+	}
+	if declared != nil {
+		return lookup{node: *declared, status: found}
 	}
 	if n, ok := v.throughStars(mod.Files, name, d); ok {
 		return lookup{node: n, status: found}
@@ -221,7 +230,7 @@ func (v *view) throughStars(files []string, name string, d *deps) (graph.Node, b
 			for _, sf := range star.mod.Files {
 				d.file(sf)
 				if n, ok := v.node(sf + "::" + name); ok {
-					if lang := languages[v.tree.Language(sf)]; lang == nil || lang.Reopening == nil || !lang.Reopening(n) {
+					if lang := languages[v.tree.Language(sf)]; lang == nil || lang.Reopening == nil || !lang.Reopening(v, n) {
 						return n, true
 					}
 					if reopening == nil {
@@ -428,7 +437,7 @@ func (v *view) unqualified(file, name string, lang *Language, d *deps) (lookup, 
 			d.file(f)
 			n, ok := v.node(f + "::" + name)
 			switch {
-			case ok && lang.Reopening != nil && lang.Reopening(n):
+			case ok && lang.Reopening != nil && lang.Reopening(v, n):
 				if reopening == nil {
 					reopening = &n
 				}

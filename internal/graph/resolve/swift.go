@@ -81,4 +81,4 @@ func (t *Tree) swiftModules() map[string][]string {
 
 // swiftExtension: `extension T` in another file reopens T; the type is where
 // it is declared.
-func swiftExtension(n graph.Node) bool { return strings.HasPrefix(n.Signature, "extension ") }
+func swiftExtension(_ *view, n graph.Node) bool { return strings.HasPrefix(n.Signature, "extension ") }

@@ -313,6 +313,14 @@ func (v *view) scopeOf(file string) *scope {
 			sc.names[b.local] = b
 		}
 	}
+	if sc.lang.ImplicitNames != nil {
+		for _, bd := range sc.lang.ImplicitNames(file) {
+			if _, taken := sc.names[bd.Local]; !taken {
+				sc.names[bd.Local] = binding{local: bd.Local, module: bd.Module,
+					mod: sc.lang.Module(v.tree, file, bd.Module), key: sc.lang.Key(bd.Module)}
+			}
+		}
+	}
 	if sc.lang.Implicit != nil {
 		for _, module := range sc.lang.Implicit(v, file) {
 			sc.stars = append(sc.stars, binding{module: module, mod: sc.lang.Module(v.tree, file, module),

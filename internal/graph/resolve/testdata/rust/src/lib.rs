@@ -1,0 +1,5 @@
+pub mod net;
+pub mod util;
+pub mod app;
+
+pub fn top() {}

@@ -1,0 +1,4 @@
+pub fn dive() {
+    super::helper();
+    crate::top();
+}
