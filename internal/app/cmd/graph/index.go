@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -20,7 +21,8 @@ import (
 // IndexOptions are `graph index`'s.
 type IndexOptions struct {
 	f *cmdutil.Factory
-	// Path is the repository named; empty is the enclosing one (--repo is not read).
+	// Path is the repository named, as PATH or by graph's --repo; empty is the
+	// enclosing one.
 	Path     string
 	Rebuild  bool
 	Excludes []string
@@ -32,10 +34,17 @@ func NewCmdIndex(f *cmdutil.Factory, runF func(*IndexOptions) error) *cobra.Comm
 	opts := &IndexOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "index [PATH]",
-		Short: "Index the repository at PATH (default: the enclosing repository); only what changed is redone",
+		Short: "Index the repository at PATH or --repo (default: the enclosing repository); only what changed is redone",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// --repo is every graph subcommand's way to name the repository; index
+			// also takes it as PATH. Both, naming different folders, is a mistake to
+			// say rather than to settle silently (it once indexed the current folder).
+			opts.Path = repoFlag(cmd)
 			if len(args) == 1 {
+				if opts.Path != "" && filepath.Clean(opts.Path) != filepath.Clean(args[0]) {
+					return cmdutil.UsageError("index: PATH %s and --repo %s name different repositories: give one", args[0], opts.Path)
+				}
 				opts.Path = args[0]
 			}
 			if runF != nil {
