@@ -4,6 +4,7 @@
 package root
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -131,6 +132,12 @@ func runAgent(cmd *cobra.Command, fac *cmdutil.Factory, f runFlags, args []strin
 	if !f.print {
 		return runTUI(cmd, fac, ws, f, strings.TrimSpace(strings.Join(args, " ")))
 	}
+	return runHeadless(cmd.Context(), fac, ws, f, format, args)
+}
+
+// runHeadless is -p: one prompt, from the arguments or stdin, run to its end and
+// printed in format; how it ended is the exit code.
+func runHeadless(ctx context.Context, fac *cmdutil.Factory, ws agentWorkspace, f runFlags, format headless.Format, args []string) error {
 	if f.resume == pickSession {
 		return cmdutil.UsageError("--resume needs a session ID with -p (albert-code sessions list shows them)")
 	}
@@ -160,11 +167,11 @@ func runAgent(cmd *cobra.Command, fac *cmdutil.Factory, f runFlags, args []strin
 	for _, w := range run.Warnings {
 		fmt.Fprintln(fac.IO.ErrOut, "albert-code: warning:", w)
 	}
-	for _, w := range e.QuotaWarnings(cmd.Context()) {
+	for _, w := range e.QuotaWarnings(ctx) {
 		fmt.Fprintln(fac.IO.ErrOut, "albert-code:", w)
 	}
 
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	// Files named with @path go in with the prompt, as in the UI.
 	res, err := headless.Run(ctx, run.Agent, mention.Expand(text, e.WorkDir), headless.Options{
