@@ -8,12 +8,15 @@ import "strings"
 // the common root package from the folders (`com.example.geo` in `src/geo`), so
 // the longest tail of the package that names a folder is taken, unless the
 // package is the standard library's or a platform's (kotlin.*, java.*,
-// android.*…), which is external whatever folders the repository has.
+// android.*…), which is external whatever folders the repository has. Kotlin
+// shares Java's family: a package's Java classes are found from Kotlin (by
+// import, in the same package, or by name), and a name counted for a match by
+// name is counted in both languages.
 var kotlinLanguage = Language{
-	Family:       "kotlin",
+	Family:       "java",
 	Module:       kotlinModule,
 	Key:          lastDotted,
-	Package:      sameFolder(".kt"),
+	Package:      kotlinPackage,
 	SelfNames:    []string{"this"},
 	ImplicitSelf: true,
 }
@@ -30,9 +33,20 @@ func kotlinModule(t *Tree, _ string, pkg string) Module {
 	}
 	for drop := range segs {
 		dirs := t.dirsEndingWith(strings.Join(segs[drop:], "/"), false)
-		if files := t.filesWithExt(dirs, ".kt", ".kts"); len(files) > 0 {
+		if files := t.filesWithExt(dirs, ".kt", ".kts", ".java"); len(files) > 0 {
 			return Module{Files: files, Dir: dirs[0]}
 		}
 	}
 	return Module{External: true}
+}
+
+// kotlinPackage lists the other Kotlin and Java files of from's folder.
+func kotlinPackage(t *Tree, from string) []string {
+	var out []string
+	for _, f := range t.Files(parentDir(from)) {
+		if f != from && (strings.HasSuffix(f, ".kt") || strings.HasSuffix(f, ".kts") || strings.HasSuffix(f, ".java")) {
+			out = append(out, f)
+		}
+	}
+	return out
 }

@@ -26,8 +26,9 @@ func lowerBound(t *testing.T, st *store.Store, src, name string) {
 }
 
 // TestKotlinAcrossFiles: imports by name and by star, a package's other file
-// without an import, receivers typed by a parameter and by a constructor; a
-// receiver of unknown type with a name two classes define stays unresolved.
+// without an import, receivers typed by a parameter and by a constructor, a
+// Java class of an imported package; a receiver of unknown type with a name two
+// classes define stays unresolved.
 func TestKotlinAcrossFiles(t *testing.T) {
 	t.Parallel()
 	root, st := repo(t, "kotlin")
@@ -48,6 +49,8 @@ func TestKotlinAcrossFiles(t *testing.T) {
 	expect(t, "callers of Circle.only (receiver unknown, the only method of that name)",
 		related(t, st, "callers", geo+"Shapes.kt::Circle::only"), main+"@16 [name]")
 	lowerBound(t, st, main, "Any.draw")
+	expect(t, "callers of a Java class's method (val l = Legacy(), Legacy.java through import geo.*)",
+		related(t, st, "callers", "app/src/main/java/com/example/geo/Legacy.java::Legacy::old"), app+"Main.kt::legacy@21 [import]")
 }
 
 // TestSwiftAcrossFiles: a module's files see each other without an import, an

@@ -15,3 +15,8 @@ fun main(c: Circle, unknown: Any) {
     val u = make()
     u.only()
 }
+
+fun legacy() {
+    val l = Legacy()
+    l.old()
+}

@@ -1,0 +1,5 @@
+package com.example.geo;
+
+public class Legacy {
+    public void old() {}
+}
