@@ -3,8 +3,10 @@
 // and in workspace-write, interleaved call by call so the machine's noise falls on
 // every mode alike. The peer is the same call with the sandbox off (which still
 // starts the command under the guardian), and plain exec of bash without any of it.
+// With -clone, each call is a git clone whose .git the after-command check vets.
 //
 //	go run ./bench/cmd/sandboxbench -n 200
+//	go run ./bench/cmd/sandboxbench -n 60 -clone 2000
 package main
 
 import (
@@ -26,6 +28,7 @@ func main() {
 	n := flag.Int("n", 200, "calls per mode")
 	command := flag.String("command", "true", "the shell command each call runs")
 	workspace := flag.String("workspace", "", "run in this folder (a copy of a large repository: the after-command check walks it) instead of an empty one")
+	clone := flag.Int("clone", 0, "each call clones (file://, no network) a repository of this many files into the workspace, which the after-command check vets and keeps; removed between calls, untimed")
 	flag.Parse()
 	ws := *workspace
 	if ws == "" {
@@ -39,6 +42,14 @@ func main() {
 		ws = tmp
 	}
 
+	if *clone > 0 {
+		bare, cleanup, err := bareRepo(*clone)
+		if err != nil {
+			fail(err)
+		}
+		defer cleanup()
+		*command = "GIT_CONFIG_GLOBAL=/dev/null git clone -q file://" + bare + " clone"
+	}
 	on := sandbox.New(sandbox.Config{Mode: sandbox.WorkspaceWrite, WorkDir: ws, Secrets: sensitive.DefaultSecrets()})
 	off := sandbox.New(sandbox.Config{Mode: sandbox.Off, WorkDir: ws})
 	defer on.Close()
@@ -62,10 +73,17 @@ func main() {
 		}
 	}
 	legs := []leg{
-		{"plain exec of bash (no tool)", func() error { return exec.Command("bash", "-c", *command).Run() }},
+		{"plain exec of bash (no tool)", func() error {
+			c := exec.Command("bash", "-c", *command)
+			c.Dir = ws
+			return c.Run()
+		}},
 		{"sandbox off (guardian only)", shellCall(off, sandbox.Off)},
 		{"read-only", shellCall(on, sandbox.ReadOnly)},
 		{"workspace-write", shellCall(on, sandbox.WorkspaceWrite)},
+	}
+	if *clone > 0 {
+		legs = slices.Delete(legs, 2, 3) // read-only cannot write the clone
 	}
 	times := make([][]time.Duration, len(legs))
 	for i := 0; i < *n; i++ {
@@ -75,6 +93,12 @@ func main() {
 				fail(fmt.Errorf("%s: %w", l.name, err))
 			}
 			times[j] = append(times[j], time.Since(start))
+			if *clone > 0 {
+				if _, err := os.Stat(filepath.Join(ws, "clone", ".git", "HEAD")); err != nil {
+					fail(fmt.Errorf("%s: the clone lost its .git: %w", l.name, err))
+				}
+				os.RemoveAll(filepath.Join(ws, "clone"))
+			}
 		}
 	}
 	fmt.Printf("%d calls of %q per mode, interleaved; backend %s, Landlock ABI %d\n\n", *n, *command, on.Status().Backend, sandbox.LandlockABI())
