@@ -65,7 +65,7 @@ func (s *Store) ApplyResolution(ctx context.Context, files []FileResolution, don
 	}()
 	delEdges, delUnr, delDeps, delNames, insNames, forget, delPending := stmts[0], stmts[1], stmts[2], stmts[3], stmts[4], stmts[5], stmts[6]
 	delShape, insShape := stmts[7], stmts[8]
-	in, err := newInterner(ctx, tx)
+	in, err := newInterner(ctx, tx, &s.names)
 	if err != nil {
 		return s.wrap("apply resolution", err)
 	}
@@ -110,7 +110,7 @@ func (s *Store) ApplyResolution(ctx context.Context, files []FileResolution, don
 			}
 		}
 	}
-	for _, b := range []*batchInsert{edges, unr, deps} {
+	for _, b := range []*batchInsert{edges, unr, deps, in.added} {
 		if err := b.flush(ctx); err != nil {
 			return s.wrap("apply resolution", err)
 		}
@@ -144,6 +144,7 @@ func (s *Store) ApplyResolution(ctx context.Context, files []FileResolution, don
 	if err := tx.Commit(); err != nil {
 		return s.wrap("apply resolution", err)
 	}
+	in.committed()
 	return nil
 }
 

@@ -71,6 +71,9 @@ type conn struct {
 	stmts sync.Map
 
 	memo memo // see Memo
+
+	// names remembers the strings table for the writes (see interner).
+	names nameCache
 }
 
 // Option adjusts Open and OpenReadOnly.

@@ -42,29 +42,47 @@ func (s *Store) ReplaceFiles(ctx context.Context, facts []graph.FileFacts, remov
 		return s.wrap("replace files", err)
 	}
 	defer tx.Rollback()
-	w, err := prepareWriter(ctx, tx)
+	w, err := prepareWriter(ctx, tx, &s.names)
 	if err != nil {
 		return s.wrap("replace files", err)
 	}
 	defer w.close()
 
+	// The rows' statements run without ctx's cancellation: the driver starts a
+	// goroutine per statement to watch a cancellable context, 13% of a first
+	// pass's write time (graphbench tsindex profile). ctx is checked per file.
+	rows := context.WithoutCancel(ctx)
 	now := time.Now().UTC().Format(time.RFC3339)
 	for _, p := range removed {
-		if err := w.purge(ctx, p); err != nil {
+		if err := w.purge(rows, p); err != nil {
 			return s.wrap("remove file "+p, err)
 		}
-		if _, err := w.delFile.ExecContext(ctx, p); err != nil {
+		if _, err := w.delFile.ExecContext(rows, p); err != nil {
 			return s.wrap("remove file "+p, err)
 		}
 	}
-	for i := range facts {
-		f := &facts[i]
-		if err := w.purge(ctx, f.Path); err != nil {
-			return s.wrap("replace file "+f.Path, err)
+	// Files are purged before their rows are written, a run of distinct paths at
+	// a time (the rows wait in multi-row INSERTs): a path given twice is purged
+	// again after its first facts are written, as one file after the other.
+	for first := 0; first < len(facts); {
+		end := distinctRun(facts, first)
+		for i := first; i < end; i++ {
+			if err := ctx.Err(); err != nil {
+				return s.wrap("replace files", err)
+			}
+			if err := w.purge(rows, facts[i].Path); err != nil {
+				return s.wrap("replace file "+facts[i].Path, err)
+			}
 		}
-		if err := w.insert(ctx, f, now); err != nil {
-			return s.wrap("replace file "+f.Path, err)
+		for i := first; i < end; i++ {
+			if err := w.insert(rows, &facts[i], now); err != nil {
+				return s.wrap("replace file "+facts[i].Path, err)
+			}
 		}
+		if err := w.flushRows(rows); err != nil {
+			return s.wrap("replace files", err)
+		}
+		first = end
 	}
 	if err := w.flush(ctx, tx); err != nil {
 		return s.wrap("replace files", err)
@@ -77,7 +95,21 @@ func (s *Store) ReplaceFiles(ctx context.Context, facts []graph.FileFacts, remov
 	if err := tx.Commit(); err != nil {
 		return s.wrap("replace files", err)
 	}
+	w.strings.committed()
 	return nil
+}
+
+// distinctRun returns the end of the longest run of facts from first on whose
+// paths are distinct.
+func distinctRun(facts []graph.FileFacts, first int) int {
+	seen := make(map[string]bool, len(facts)-first)
+	for i := first; i < len(facts); i++ {
+		if seen[facts[i].Path] {
+			return i
+		}
+		seen[facts[i].Path] = true
+	}
+	return len(facts)
 }
 
 func validateFacts(f *graph.FileFacts) error {
@@ -109,7 +141,9 @@ func validateFacts(f *graph.FileFacts) error {
 }
 
 // writer holds the statements of one ReplaceFiles transaction, prepared once,
-// and the transaction's interner.
+// the rows waiting in multi-row INSERTs, and the transaction's interner.
+// Single-row INSERTs spent most of a first pass's write time in the driver's
+// per-statement work (graphbench tsindex profile).
 //
 // The full-text index is written last, in two statements over staged rows: FTS5
 // flushes its pending rows to disk at every statement that opens a savepoint (the
@@ -117,11 +151,12 @@ func validateFacts(f *graph.FileFacts) error {
 // segment per node, and ReplaceFiles four times slower (measured with
 // BenchmarkReplaceFiles).
 type writer struct {
-	delNodes, delEdges, delUnresolved, delSites, delFile *sql.Stmt
-	dropSearch, insFile, insNode, stage, insEdge, insUnr *sql.Stmt
-	insSite, pend                                        *sql.Stmt
-	all                                                  []*sql.Stmt
-	strings                                              *interner
+	delNodes, delEdges, delUnresolved, delSites, delFile, dropSearch *sql.Stmt
+	all                                                              []*sql.Stmt
+
+	pend, files, nodes, stage, edges, unresolved, sites *batchInsert
+	batches                                             []*batchInsert
+	strings                                             *interner
 }
 
 // stagingSQL creates the per-connection tables the full-text rows wait in. They are
@@ -131,39 +166,26 @@ CREATE TEMP TABLE IF NOT EXISTS search_stage(id INTEGER PRIMARY KEY, name, qname
 DELETE FROM temp.search_drop;
 DELETE FROM temp.search_stage;`
 
-func prepareWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
+func prepareWriter(ctx context.Context, tx *sql.Tx, names *nameCache) (*writer, error) {
 	if _, err := tx.ExecContext(ctx, stagingSQL); err != nil {
 		return nil, err
 	}
-	in, err := newInterner(ctx, tx)
+	in, err := newInterner(ctx, tx, names)
 	if err != nil {
 		return nil, err
 	}
 	w := &writer{strings: in}
-	// The purge statements take the path as text: a path never stored has no id
-	// and no rows.
+	// The purge statements take the path's id: a path never stored has no rows.
 	for _, p := range []struct {
 		dst **sql.Stmt
 		sql string
 	}{
-		{&w.dropSearch, `INSERT OR IGNORE INTO temp.search_drop(id) SELECT id FROM node_rows WHERE file = ` + idOf},
-		{&w.delNodes, `DELETE FROM node_rows WHERE file = ` + idOf},
-		{&w.delEdges, `DELETE FROM edge_rows WHERE file = ` + idOf},
-		{&w.delUnresolved, `DELETE FROM unresolved_rows WHERE file = ` + idOf},
-		{&w.delSites, `DELETE FROM site_rows WHERE file = ` + idOf},
-		// REPLACE gives the row a new rowid: the pass clears only the rowids it read.
-		{&w.pend, `INSERT OR REPLACE INTO resolve_pending(path) VALUES(?)`},
+		{&w.dropSearch, `INSERT OR IGNORE INTO temp.search_drop(id) SELECT id FROM node_rows WHERE file = ?`},
+		{&w.delNodes, `DELETE FROM node_rows WHERE file = ?`},
+		{&w.delEdges, `DELETE FROM edge_rows WHERE file = ?`},
+		{&w.delUnresolved, `DELETE FROM unresolved_rows WHERE file = ?`},
+		{&w.delSites, `DELETE FROM site_rows WHERE file = ?`},
 		{&w.delFile, `DELETE FROM file_rows WHERE id = ` + idOf},
-		{&w.insFile, `INSERT OR REPLACE INTO file_rows(id, language, hash, size, indexed_at, parse_error, quarantined, typed)
-			VALUES(?, ?, ?, ?, ?, ?, ?, ?)`},
-		// A node's id is its qualified name's: a node that moved in from a file not
-		// in this batch keeps it, and flush replaces its search row by that id.
-		{&w.insNode, `INSERT OR REPLACE INTO node_rows(id, kind, name, file, line, col, end_line, signature, doc, language, exported)
-			VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
-		{&w.stage, `INSERT OR REPLACE INTO temp.search_stage(id, name, qname, signature, doc, path) VALUES(?, ?, ?, ?, ?, ?)`},
-		{&w.insEdge, `INSERT INTO edge_rows(src, dst, kind, confidence, resolution, file, line) VALUES(?, ?, ?, ?, ?, ?, ?)`},
-		{&w.insUnr, `INSERT INTO unresolved_rows(src, name, kind, file, line, col, reason) VALUES(?, ?, ?, ?, ?, ?, ?)`},
-		{&w.insSite, `INSERT INTO site_rows(src, name, kind, file, line, col, reason) VALUES(?, ?, ?, ?, ?, ?, ?)`},
 	} {
 		st, err := tx.PrepareContext(ctx, p.sql)
 		if err != nil {
@@ -173,6 +195,26 @@ func prepareWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
 		*p.dst = st
 		w.all = append(w.all, st)
 	}
+	for _, b := range []struct {
+		dst  **batchInsert
+		head string
+		cols int
+	}{
+		// REPLACE gives the row a new rowid: the pass clears only the rowids it read.
+		{&w.pend, `INSERT OR REPLACE INTO resolve_pending(path)`, 1},
+		{&w.files, `INSERT OR REPLACE INTO file_rows(id, language, hash, size, indexed_at, parse_error, quarantined, typed)`, 8},
+		// A node's id is its qualified name's: a node that moved in from a file not
+		// in this batch keeps it, and flush replaces its search row by that id.
+		{&w.nodes, `INSERT OR REPLACE INTO node_rows(id, kind, name, file, line, col, end_line, signature, doc, language, exported)`, 11},
+		{&w.stage, `INSERT OR REPLACE INTO temp.search_stage(id, name, qname, signature, doc, path)`, 6},
+		{&w.edges, `INSERT INTO edge_rows(src, dst, kind, confidence, resolution, file, line)`, 7},
+		{&w.unresolved, `INSERT INTO unresolved_rows(src, name, kind, file, line, col, reason)`, 7},
+		{&w.sites, `INSERT INTO site_rows(src, name, kind, file, line, col, reason)`, 7},
+	} {
+		*b.dst = &batchInsert{tx: tx, head: b.head, cols: b.cols}
+		w.batches = append(w.batches, *b.dst)
+	}
+	w.batches = append(w.batches, in.added)
 	return w, nil
 }
 
@@ -180,14 +222,34 @@ func (w *writer) close() {
 	for _, st := range w.all {
 		st.Close()
 	}
+	for _, b := range w.batches {
+		b.close()
+	}
 	w.strings.close()
 }
 
 // purge deletes what the file at path contributed, noting its nodes' search rows
 // for flush, and marks the path pending for the cross-file pass.
 func (w *writer) purge(ctx context.Context, path string) error {
-	for _, st := range []*sql.Stmt{w.dropSearch, w.delNodes, w.delEdges, w.delUnresolved, w.delSites, w.pend} {
-		if _, err := st.ExecContext(ctx, path); err != nil {
+	if err := w.pend.add(ctx, path); err != nil {
+		return err
+	}
+	id, ok, err := w.strings.lookup(ctx, path)
+	if err != nil || !ok {
+		return err
+	}
+	for _, st := range []*sql.Stmt{w.dropSearch, w.delNodes, w.delEdges, w.delUnresolved, w.delSites} {
+		if _, err := st.ExecContext(ctx, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// flushRows writes the rows still waiting.
+func (w *writer) flushRows(ctx context.Context) error {
+	for _, b := range w.batches {
+		if err := b.flush(ctx); err != nil {
 			return err
 		}
 	}
@@ -200,7 +262,7 @@ func (w *writer) insert(ctx context.Context, f *graph.FileFacts, now string) err
 		return err
 	}
 	path, fileLang := ids[0], ids[1]
-	if _, err := w.insFile.ExecContext(ctx, path, fileLang, f.Hash, f.Size, now, f.ParseError, f.Quarantined, typed(f)); err != nil {
+	if err := w.files.add(ctx, path, fileLang, f.Hash, f.Size, now, f.ParseError, f.Quarantined, typed(f)); err != nil {
 		return err
 	}
 	for _, n := range f.Nodes {
@@ -212,11 +274,11 @@ func (w *writer) insert(ctx context.Context, f *graph.FileFacts, now string) err
 		if err != nil {
 			return fmt.Errorf("node %s: %w", n.QName, err)
 		}
-		if _, err := w.insNode.ExecContext(ctx, ids[0], ids[1], n.Name, path, n.Line, n.Col, n.EndLine,
+		if err := w.nodes.add(ctx, ids[0], ids[1], n.Name, path, n.Line, n.Col, n.EndLine,
 			n.Signature, n.Doc, ids[2], n.Exported); err != nil {
 			return fmt.Errorf("node %s: %w", n.QName, err)
 		}
-		if _, err := w.stage.ExecContext(ctx, ids[0], expandIdentifiers(n.Name), expandIdentifiers(n.QName),
+		if err := w.stage.add(ctx, ids[0], expandIdentifiers(n.Name), expandIdentifiers(n.QName),
 			expandIdentifiers(n.Signature), expandIdentifiers(n.Doc), expandIdentifiers(f.Path)); err != nil {
 			return fmt.Errorf("search row of %s: %w", n.QName, err)
 		}
@@ -226,7 +288,7 @@ func (w *writer) insert(ctx context.Context, f *graph.FileFacts, now string) err
 		if err != nil {
 			return fmt.Errorf("edge %s -> %s: %w", e.From, e.To, err)
 		}
-		if _, err := w.insEdge.ExecContext(ctx, ids[0], ids[1], ids[2], e.Confidence, ids[3], path, e.Line); err != nil {
+		if err := w.edges.add(ctx, ids[0], ids[1], ids[2], e.Confidence, ids[3], path, e.Line); err != nil {
 			return fmt.Errorf("edge %s -> %s: %w", e.From, e.To, err)
 		}
 	}
@@ -235,8 +297,8 @@ func (w *writer) insert(ctx context.Context, f *graph.FileFacts, now string) err
 		if err != nil {
 			return fmt.Errorf("unresolved %s: %w", u.Name, err)
 		}
-		for _, st := range []*sql.Stmt{w.insUnr, w.insSite} {
-			if _, err := st.ExecContext(ctx, ids[0], ids[1], ids[2], path, u.Line, u.Col, ids[3]); err != nil {
+		for _, b := range []*batchInsert{w.unresolved, w.sites} {
+			if err := b.add(ctx, ids[0], ids[1], ids[2], path, u.Line, u.Col, ids[3]); err != nil {
 				return fmt.Errorf("unresolved %s: %w", u.Name, err)
 			}
 		}
