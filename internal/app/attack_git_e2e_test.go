@@ -69,8 +69,8 @@ func TestAttackGitIndirectionsArmNothing(t *testing.T) {
 	mustNotExist(t, filepath.Join(h.work, "sub/.git"), "a nested repository was planted")
 	mustNotExist(t, filepath.Join(h.work, ".git/modules"), "a submodule's git folder was planted")
 	mustNotExist(t, filepath.Join(h.work, "deep/down/.albert-code.toml"), "a subfolder's project file was planted")
-	if res := h.toolResult(1, "g1"); !strings.Contains(res, "removed") {
-		t.Errorf("the removal of the nested repository was not reported: %s", res)
+	if res := h.toolResult(1, "g1"); !strings.Contains(res, "removed") || !strings.Contains(res, "core.fsmonitor") {
+		t.Errorf("the removal of the nested repository and its reason were not reported: %s", res)
 	}
 
 	// The write tool asks for the same files, under accept-edits.
@@ -90,4 +90,50 @@ func TestAttackGitIndirectionsArmNothing(t *testing.T) {
 		}
 	}
 	mustNotExist(t, filepath.Join(h.work, ".git/commondir"), "the write tool pointed git at another config")
+}
+
+// TestAttackNestedCloneStaysUsable: what the git doors' guard must not break, a
+// clone and a git init by an approved command, keep their .git and your git works
+// in them; a hook planted in a second clone sends its .git away, and the model is
+// told why.
+func TestAttackNestedCloneStaysUsable(t *testing.T) {
+	t.Parallel()
+	h := hostile(t)
+	gitRepo(t, h)
+	src := t.TempDir()
+	git := func(args ...string) {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = src
+		cmd.Env = append(h.env, "GIT_CONFIG_GLOBAL=/dev/null", "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@b",
+			"GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@b")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("commit", "-q", "--allow-empty", "-m", "one")
+	pwned := filepath.Join(filepath.Dir(h.work), "pwned")
+	h.srv = fakemodel.NewTest(t, fakemodel.Script{Turns: []fakemodel.Turn{calls(
+		bashCall("c1", "git clone -q file://"+src+" vendor/x && git init -q newproject"),
+		bashCall("c2", "git clone -q file://"+src+" vendor/y && printf '#!/bin/sh\\ntouch "+pwned+"\\n' > vendor/y/.git/hooks/post-checkout && chmod +x vendor/y/.git/hooks/post-checkout"),
+	), text("done")}})
+	r := h.run("-p", "--trust", "--agent", "auto-approve", "--output", "json", "clone")
+	if r.code != ExitOK {
+		t.Fatalf("exit %d stderr %s", r.code, r.stderr)
+	}
+	if res := h.toolResult(1, "c1"); strings.Contains(res, "removed") {
+		t.Errorf("a plain clone lost its .git: %s", res)
+	}
+	for _, dir := range []string{"vendor/x", "newproject"} {
+		cmd := exec.Command("git", "status")
+		cmd.Dir = filepath.Join(h.work, dir)
+		cmd.Env = append(h.env, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("git status in %s: %v %s", dir, err, out)
+		}
+	}
+	if res := h.toolResult(1, "c2"); !strings.Contains(res, "removed") || !strings.Contains(res, "post-checkout") {
+		t.Errorf("the armed clone's removal and its reason were not reported: %s", res)
+	}
+	mustNotExist(t, filepath.Join(h.work, "vendor/y/.git"), "a clone with a planted hook kept its .git")
 }
