@@ -24,8 +24,15 @@ func (v *view) classMember(c, name string, d *deps) (graph.Node, bool) {
 		if n, ok := v.node(cls + "::" + name); ok {
 			return n, true
 		}
-		// A Go method may be declared in any file of its type's package.
-		if lang := languages[v.tree.Language(file)]; lang != nil && lang.Package != nil {
+		// A Go method may be declared in any file of its type's package, a Swift
+		// one in any file of its module (an extension).
+		lang := languages[v.tree.Language(file)]
+		if lang != nil && lang.ModuleOf != nil {
+			if n, ok := v.inWideModule(lang, file, strings.TrimPrefix(cls, file+"::")+"::"+name, false); ok {
+				d.file(n.File)
+				return n, true
+			}
+		} else if lang != nil && lang.Package != nil {
 			scopePath := strings.TrimPrefix(cls, file)
 			for _, f := range lang.Package(v.tree, file) {
 				d.file(f)

@@ -77,6 +77,10 @@ type Language struct {
 	// `mod x;`): a name is taken where it is defined, the reopening only when
 	// nothing else defines it.
 	Reopening func(v *view, n graph.Node) bool
+	// ModuleOf, when set, names the module of a file whose Package is a whole
+	// module (Swift's): its definitions are indexed once per pass, and a lookup
+	// reads the one file it matches, not each file of the module.
+	ModuleOf func(file string) string
 	// ImplicitNames, when set, lists names every file of the language binds to a
 	// module without importing it (Rust's `crate` and `super`).
 	ImplicitNames func(file string) []Bound

@@ -227,6 +227,17 @@ func (v *view) throughStars(files []string, name string, d *deps) (graph.Node, b
 		seen[f] = true
 		for _, star := range v.scopeOf(f).stars {
 			d.module(star.key)
+			if len(star.mod.Files) > 0 {
+				// A whole module (Swift's `import Geo`): read through its index, and
+				// not transitively, as Swift's imports are not.
+				if lang := languages[v.tree.Language(star.mod.Files[0])]; lang != nil && lang.ModuleOf != nil {
+					if n, ok := v.inWideModule(lang, star.mod.Files[0], name, false); ok {
+						d.file(n.File)
+						return n, true
+					}
+					continue
+				}
+			}
 			for _, sf := range star.mod.Files {
 				d.file(sf)
 				if n, ok := v.node(sf + "::" + name); ok {
@@ -428,6 +439,15 @@ func (v *view) unqualified(file, name string, lang *Language, d *deps) (lookup, 
 		if n, ok := v.node(file + "::" + name); ok {
 			return lookup{node: n, status: found}, true
 		}
+	}
+	if lang.ModuleOf != nil {
+		// A file that appears in the module may define it.
+		d.module(dirKey(lang.ModuleOf(file)))
+		if n, ok := v.inWideModule(lang, file, name, true); ok {
+			d.file(n.File)
+			return lookup{node: n, status: found}, true
+		}
+		return lookup{}, false
 	}
 	if lang.Package != nil {
 		// A file that appears in the folder may define it.

@@ -80,6 +80,17 @@ func TestSwiftAcrossFiles(t *testing.T) {
 		related(t, st, "callers", geo+"Circle.swift::Circle::only"), paint+"@13 [name]")
 	lowerBound(t, st, paint, "Shape.draw")
 
+	// A module-wide lookup depends on the file it matched, not on every file
+	// of the module: editing a file nothing names redoes only the files that
+	// import its module (as a Go package's importers), not its module's files.
+	deps, err := st.Dependents(context.Background(), store.DepFile, []string{geo + "Unused.swift"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(deps) != 1 || deps[0].File != "Sources/App/main.swift" {
+		t.Errorf("files that depend on Unused.swift: %+v, want main.swift only (its import)", deps)
+	}
+
 	// A file added in a subfolder of the module defines what a call named.
 	if r := unresolvedReasons(t, st, paint)["late"]; r != "not found" {
 		t.Errorf("late before its file: %q", r)

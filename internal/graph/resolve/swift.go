@@ -20,6 +20,7 @@ var swiftLanguage = Language{
 	Key:          func(m string) string { return m },
 	Star:         true,
 	Package:      swiftModuleFiles,
+	ModuleOf:     swiftModuleOf,
 	SelfNames:    []string{"self"},
 	ImplicitSelf: true,
 	Reopening:    swiftExtension,
@@ -82,3 +83,41 @@ func (t *Tree) swiftModules() map[string][]string {
 // swiftExtension: `extension T` in another file reopens T; the type is where
 // it is declared.
 func swiftExtension(_ *view, n graph.Node) bool { return strings.HasPrefix(n.Signature, "extension ") }
+
+// inWideModule finds rel, a name within its file (`helper`, `Circle::extra`),
+// among the definitions of file's module (Language.ModuleOf), preferring one
+// that declares it to one that reopens it (a Swift extension). others leaves
+// file's own definitions out (a name the file defines is the extractor's).
+func (v *view) inWideModule(lang *Language, file, rel string, others bool) (graph.Node, bool) {
+	key := lang.ModuleOf(file)
+	idx, ok := v.wide[key]
+	if !ok {
+		idx = map[string][]graph.Node{}
+		for _, f := range append([]string{file}, lang.Package(v.tree, file)...) {
+			for q, n := range v.nodesOf(f) {
+				r := strings.TrimPrefix(q, f+"::")
+				idx[r] = append(idx[r], n)
+			}
+		}
+		for _, ns := range idx {
+			sort.Slice(ns, func(i, j int) bool { return ns[i].QName < ns[j].QName })
+		}
+		v.wide[key] = idx
+	}
+	var reopening *graph.Node
+	for _, n := range idx[rel] {
+		switch {
+		case others && n.File == file:
+		case lang.Reopening != nil && lang.Reopening(v, n):
+			if reopening == nil {
+				reopening = &n
+			}
+		default:
+			return n, true
+		}
+	}
+	if reopening != nil {
+		return *reopening, true
+	}
+	return graph.Node{}, false
+}

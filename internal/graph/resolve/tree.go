@@ -123,7 +123,11 @@ func moduleKeys(p string) []string {
 	if s := stripExt(base); s != base {
 		keys = append(keys, s)
 	}
-	return append(keys, dirKey(parentDir(p)))
+	keys = append(keys, dirKey(parentDir(p)))
+	if strings.HasSuffix(p, ".swift") { // the module a file of any of its folders joins
+		keys = append(keys, dirKey(swiftModuleOf(p)))
+	}
+	return keys
 }
 
 // dirsEndingWith lists the folders whose path is suffix or ends with /suffix

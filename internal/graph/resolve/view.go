@@ -31,7 +31,10 @@ type view struct {
 	unions map[string]*baseList // type alias qname → its union's resolved members
 	// namespaces are the files of each C# namespace (csharp.go).
 	namespaces map[string][]string
-	err        error // the first store error; the pass fails with it
+	// wide indexes a whole module's definitions by their name within their
+	// file (`Circle::extra`), per module (Language.ModuleOf).
+	wide map[string]map[string][]graph.Node
+	err  error // the first store error; the pass fails with it
 	// goNames are the two forms of Go's names (gonames.go).
 	goNames goNames
 
@@ -49,7 +52,8 @@ func newView(ctx context.Context, st *store.Store, tree *Tree) *view {
 	v := &view{ctx: ctx, st: st, tree: tree,
 		nodes: map[string]map[string]graph.Node{}, sites: map[string][]graph.Unresolved{},
 		bases: map[string][]graph.Edge{}, imps: map[string][]graph.Edge{}, scopes: map[string]*scope{},
-		counts: map[countKey]countResult{}, heirs: map[string]*baseList{}, namespaces: map[string][]string{}}
+		counts: map[countKey]countResult{}, heirs: map[string]*baseList{}, namespaces: map[string][]string{},
+		wide: map[string]map[string][]graph.Node{}}
 	tree.NamespaceFiles = v.namespaceFiles
 	return v
 }
