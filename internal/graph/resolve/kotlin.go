@@ -19,6 +19,8 @@ var kotlinLanguage = Language{
 	Package:      kotlinPackage,
 	SelfNames:    []string{"this"},
 	ImplicitSelf: true,
+	// `val q = Square(); q.area()` in Square's own file is the site Square.area.
+	OwnNames: true,
 }
 
 // kotlinPlatform are the package roots that are never the repository's.

@@ -70,8 +70,8 @@ func TestSwiftAcrossFiles(t *testing.T) {
 		related(t, st, "callers", geo+"Circle.swift::Circle::area"), paint+"@7 [import]", run+"@6 [import]")
 	expect(t, "callers of Circle (the class, not its extension)",
 		related(t, st, "callers", geo+"Circle.swift::Circle"), run+"@5 [import]")
-	expect(t, "callers of Square.area (let s = Square())",
-		related(t, st, "callers", geo+"Square.swift::Square::area"), paint+"@8 [import]")
+	expect(t, "callers of Square.area (let s = Square(), in another file and in its own)",
+		related(t, st, "callers", geo+"Square.swift::Square::area"), paint+"@8 [import]", geo+"Square.swift::twice@10 [import]")
 	expect(t, "callers of extra (an extension in another file)",
 		related(t, st, "callers", geo+"Circle+Extra.swift::Circle::extra"), paint+"@9 [import]")
 	expect(t, "callers of Circle.draw (self.shape: Circle; any.draw is not one)",

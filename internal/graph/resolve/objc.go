@@ -20,6 +20,8 @@ var objcLanguage = Language{
 	Star:      true,
 	SelfNames: []string{"self"},
 	Headers:   cLanguage.Headers,
+	// `Foo *f = …; [f m]` in Foo's own file is the site Foo.m.
+	OwnNames: true,
 }
 
 // implementsHeader reports whether the definition at qname, outside headers,

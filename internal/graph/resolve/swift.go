@@ -23,7 +23,9 @@ var swiftLanguage = Language{
 	ModuleOf:     swiftModuleOf,
 	SelfNames:    []string{"self"},
 	ImplicitSelf: true,
-	Reopening:    swiftExtension,
+	// `let q = Square(); q.area()` in Square's own file is the site Square.area.
+	OwnNames:  true,
+	Reopening: swiftExtension,
 }
 
 func swiftModule(t *Tree, _ string, module string) Module {

@@ -4,3 +4,8 @@ struct Square {
 }
 
 func helper() {}
+
+func twice() {
+    let q = Square()
+    q.area()
+}
