@@ -30,6 +30,7 @@ var safeGitKeys = map[string][]string{
 	"init":       {"defaultbranch"},
 	"gc":         {"auto"},
 	"index":      {"version"},
+	"submodule":  {"active"}, // a pathspec: which submodules clone --recurse-submodules set up
 }
 
 // safeGitSubKeys are the same for the sections that take a subsection.
@@ -112,7 +113,7 @@ func gitDirRisk(ws, dir string) string {
 		var why string
 		switch d.Name() {
 		case "config", "config.worktree":
-			why = configRisk(p)
+			why = configRisk(ws, dir, p)
 		case "commondir":
 			why = "points git at another folder's config"
 		case "hooks":
@@ -133,7 +134,10 @@ func gitDirRisk(ws, dir string) string {
 	return ""
 }
 
-func configRisk(path string) string {
+// configRisk vets the config file path of the git folder gitDir. core.worktree,
+// which a submodule's folder holds, names the worktree: kept when it lies in the
+// workspace.
+func configRisk(ws, gitDir, path string) string {
 	b, why := readSmallRegular(path)
 	if why != "" {
 		return why
@@ -143,6 +147,16 @@ func configRisk(path string) string {
 		return fmt.Sprintf("cannot be vouched for (%v)", err)
 	}
 	for _, e := range es {
+		if e.Section == "core" && e.Subsection == "" && e.Key == "worktree" && !e.NoValue {
+			wt := e.Value
+			if !filepath.IsAbs(wt) {
+				wt = filepath.Join(gitDir, wt)
+			}
+			if !sensitive.Within(ws, realPath(wt)) {
+				return "sets core.worktree outside the workspace, to " + e.Value
+			}
+			continue
+		}
 		if why := gitConfigRisk(e); why != "" {
 			return why
 		}
@@ -229,7 +243,9 @@ func modulesRisk(ws, dir string) string {
 
 // gitFileRisk returns why a .git file (gitdir: path) could make git run
 // something, or "": kept only when it names a submodule's or a worktree's folder
-// inside the workspace's own .git, which the sandbox keeps read-only.
+// inside the .git folder of a repository in the workspace (what git submodule and
+// git worktree add write): the workspace's own, which the sandbox keeps read-only,
+// or a nested one that passes gitDirRisk, submodule folders included.
 func gitFileRisk(ws, file string) string {
 	b, why := readSmallRegular(file)
 	if why != "" {
@@ -242,20 +258,32 @@ func gitFileRisk(ws, file string) string {
 	if !filepath.IsAbs(target) {
 		target = filepath.Join(filepath.Dir(file), target)
 	}
-	top := filepath.Join(ws, ".git")
-	if fi, err := os.Lstat(top); err != nil || !fi.IsDir() {
-		return "points to " + target + ", and the workspace has no .git folder of its own"
-	}
 	real, err := filepath.EvalSymlinks(target)
-	if err != nil {
-		return "points to " + target + ", which does not exist"
+	if fi, statErr := os.Stat(real); err != nil || statErr != nil || !fi.IsDir() {
+		return "points to " + target + ", which is not a folder"
 	}
-	for _, under := range []string{"modules", "worktrees"} {
-		if d := filepath.Join(top, under); real != d && sensitive.Within(d, real) {
-			return ""
-		}
+	const outside = ", not into a repository's .git/modules or .git/worktrees in the workspace"
+	sep := string(filepath.Separator)
+	i := strings.LastIndex(real, sep+".git"+sep)
+	if i < 0 {
+		return "points to " + target + outside
 	}
-	return "points to " + target + ", not to the workspace's .git/modules or .git/worktrees"
+	repo, rest := real[:i], real[i+len(sep+".git"+sep):]
+	under, name, _ := strings.Cut(rest, sep)
+	if under != "modules" && under != "worktrees" || name == "" || !sensitive.Within(ws, repo) {
+		return "points to " + target + outside
+	}
+	gitDir := filepath.Join(repo, ".git")
+	if fi, err := os.Lstat(gitDir); err != nil || !fi.IsDir() {
+		return "points to " + target + outside
+	}
+	if repo == ws {
+		return ""
+	}
+	if why := gitDirRisk(ws, gitDir); why != "" {
+		return "points into " + gitDir + ", whose " + why
+	}
+	return ""
 }
 
 // nestedGitRisk returns why the .git entry p that a command made must go, or ""

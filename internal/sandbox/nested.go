@@ -118,8 +118,10 @@ func (nc *nestedControl) removeCreated(ws string, start time.Time) []string {
 		nc.scan(ws) // the events cannot say it all: walk, and watch afresh
 		found = nc.entries
 	}
-	var removed []string
 	fromEvents := ok // every entry found was made or moved in since the last check
+	// All are judged before any is removed: a submodule's .git file is judged with
+	// the clone's .git folder it points into still there.
+	reports := map[string]string{}
 	for p := range found {
 		// An entry the events report was made again since the last check even if its
 		// path was known (the user removed it between two commands): check it anew.
@@ -127,15 +129,19 @@ func (nc *nestedControl) removeCreated(ws string, start time.Time) []string {
 			nc.entries[p] = true
 			continue
 		}
-		report := p
+		reports[p] = p
 		if filepath.Base(p) == ".git" {
 			why := nestedGitRisk(ws, p)
 			if why == "" {
 				nc.entries[p] = true // kept; its control files are read-only from the next command on
+				delete(reports, p)
 				continue
 			}
-			report += " (" + why + ")"
+			reports[p] += " (" + why + ")"
 		}
+	}
+	var removed []string
+	for p, report := range reports {
 		if os.RemoveAll(p) == nil {
 			removed = append(removed, report)
 			delete(nc.entries, p)

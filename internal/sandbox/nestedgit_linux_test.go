@@ -89,6 +89,7 @@ func TestNestedGitArmedRemoved(t *testing.T) {
 		{"submodule folder", init + "mkdir -p r/.git/modules/m && echo ref > r/.git/modules/m/HEAD && " +
 			"printf '[core]\\n\\tfsmonitor = evil\\n' > r/.git/modules/m/config", "core.fsmonitor"},
 		{"gitdir outside", "mkdir r && echo 'gitdir: " + outside + "' > r/.git", "points to " + outside},
+		{"worktree outside", init + "git -C r config core.worktree " + outside, "core.worktree outside"},
 		{"unparsable", "mkdir -p r/.git && printf '[core\\n' > r/.git/config", "cannot be vouched for"},
 	}
 	for _, c := range cases {
@@ -145,5 +146,40 @@ func TestNestedGitMadeAgainIsChecked(t *testing.T) {
 	out, removed := runSandboxed(t, s, ws, "mkdir -p r/.git/objects/info && echo /elsewhere > r/.git/objects/info/alternates")
 	if len(removed) != 1 || !strings.Contains(removed[0], "outside the workspace") {
 		t.Fatalf("removed %v, want r/.git for its alternates (output %s)", removed, out)
+	}
+}
+
+// TestNestedRecursiveCloneKept: a clone with its submodules keeps the clone's .git
+// (its modules/ vetted too) and the submodule's .git file, which points into it.
+func TestNestedRecursiveCloneKept(t *testing.T) {
+	needLandlock(t)
+	lib, app := t.TempDir(), t.TempDir()
+	for _, step := range []struct {
+		dir  string
+		args []string
+	}{
+		{lib, []string{"init", "-q"}}, {lib, []string{"commit", "-q", "--allow-empty", "-m", "lib"}},
+		{app, []string{"init", "-q"}}, {app, []string{"-c", "protocol.file.allow=always", "submodule", "add", "-q", "file://" + lib, "lib"}},
+		{app, []string{"commit", "-qm", "app"}},
+	} {
+		if out, err := gitCmd(t, step.dir, step.args...); err != nil {
+			t.Fatalf("git %v: %v %s", step.args, err, out)
+		}
+	}
+	ws := t.TempDir()
+	s := New(Config{Mode: WorkspaceWrite, WorkDir: ws})
+	defer s.Close()
+	out, removed := runSandboxed(t, s, ws, "export GIT_CONFIG_GLOBAL=/dev/null; git -c protocol.file.allow=always clone -q --recurse-submodules file://"+app+" vendor/app && echo ok")
+	if len(removed) != 0 || !strings.Contains(out, "ok") {
+		t.Fatalf("removed %v (output %s)", removed, out)
+	}
+	if out, err := gitCmd(t, filepath.Join(ws, "vendor/app/lib"), "status"); err != nil {
+		t.Fatalf("git status in the submodule: %v %s", err, out)
+	}
+	// The same submodule's folder armed: both go, each with its reason.
+	out, removed = runSandboxed(t, s, ws, "export GIT_CONFIG_GLOBAL=/dev/null; git -c protocol.file.allow=always clone -q --recurse-submodules file://"+app+" vendor/b"+
+		" && git -C vendor/b/lib config core.fsmonitor evil")
+	if len(removed) != 2 || !strings.Contains(removed[0], "core.fsmonitor") || !strings.Contains(removed[1], "points into") || !strings.Contains(removed[1], "core.fsmonitor") {
+		t.Fatalf("removed %v, want vendor/b/.git and vendor/b/lib/.git for core.fsmonitor (output %s)", removed, out)
 	}
 }
