@@ -265,6 +265,7 @@ func (w *writer) insert(ctx context.Context, f *graph.FileFacts, now string) err
 	if err := w.files.add(ctx, path, fileLang, f.Hash, f.Size, now, f.ParseError, f.Quarantined, typed(f)); err != nil {
 		return err
 	}
+	searchPath := expandIdentifiers(f.Path) // every node's search row repeats it
 	for _, n := range f.Nodes {
 		lang := n.Language
 		if lang == "" {
@@ -279,7 +280,7 @@ func (w *writer) insert(ctx context.Context, f *graph.FileFacts, now string) err
 			return fmt.Errorf("node %s: %w", n.QName, err)
 		}
 		if err := w.stage.add(ctx, ids[0], expandIdentifiers(n.Name), expandIdentifiers(n.QName),
-			expandIdentifiers(n.Signature), expandIdentifiers(n.Doc), expandIdentifiers(f.Path)); err != nil {
+			expandIdentifiers(n.Signature), expandIdentifiers(n.Doc), searchPath); err != nil {
 			return fmt.Errorf("search row of %s: %w", n.QName, err)
 		}
 	}
