@@ -68,6 +68,9 @@ func (v *view) basesOf(c string) *baseList {
 			bl.bases = append(bl.bases, e.To)
 		}
 	}
+	if lang := languages[v.tree.Language(file)]; lang != nil && lang.SameClass != nil {
+		bl.bases = append(bl.bases, lang.SameClass(v, c, bl.deps)...)
+	}
 	for _, s := range v.sitesOf(file) {
 		if s.From == c && s.Kind == graph.EdgeExtends {
 			if o := v.resolveName(file, s.From, s.Name, types, bl.deps); o.to != "" {

@@ -81,6 +81,10 @@ type Language struct {
 	// module (Swift's): its definitions are indexed once per pass, and a lookup
 	// reads the one file it matches, not each file of the module.
 	ModuleOf func(file string) string
+	// SameClass, when set, lists the other declarations of class c that are
+	// the same class (an Objective-C @implementation's @interface in a header
+	// its file imports): their members, bases and attributes are c's.
+	SameClass func(v *view, c string, d *deps) []string
 	// ImplicitNames, when set, lists names every file of the language binds to a
 	// module without importing it (Rust's `crate` and `super`).
 	ImplicitNames func(file string) []Bound

@@ -108,8 +108,9 @@ func TestSwiftAcrossFiles(t *testing.T) {
 // TestObjCAcrossFiles: #import of a header, messages named by their full
 // selector (scale: and scale:with: are two methods), followed from the
 // header's @interface to the @implementation; receivers typed by a parameter
-// and a local; a message to `id` with a selector two classes define stays
-// unresolved.
+// and a local, and in an @implementation by the properties and the superclass
+// its header's @interface declares; a message to `id` with a selector two
+// classes define stays unresolved.
 func TestObjCAcrossFiles(t *testing.T) {
 	t.Parallel()
 	root, st := repo(t, "objc")
@@ -125,6 +126,9 @@ func TestObjCAcrossFiles(t *testing.T) {
 		run+"@9 [import]")
 	expect(t, "callers of helper (prototype in the header)",
 		related(t, st, "callers", "Geo/Shape.m::helper"), run+"@11 [import]")
-	expect(t, "callers of Other.area", related(t, st, "callers", "Geo/Other.m::Other::area"))
+	expect(t, "callers of Other.area (self.other, a property the header declares)",
+		related(t, st, "callers", "Geo/Other.m::Other::area"), "Geo/Shape.m::Shape::redraw@9 [import]")
+	expect(t, "callers of Base.reset (the superclass the header declares)",
+		related(t, st, "callers", "Geo/Base.m::Base::reset"), "Geo/Shape.m::Shape::redraw@10 [import]")
 	lowerBound(t, st, run, "any.area")
 }

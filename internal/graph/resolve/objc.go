@@ -24,6 +24,32 @@ var objcLanguage = Language{
 	OwnNames: true,
 }
 
+// objcInterfaces reads the languages' table (through scopeOf): it is set
+// once the table exists.
+func init() { objcLanguage.SameClass = objcInterfaces }
+
+// objcInterfaces lists the @interface of class c (an @implementation) in the
+// headers c's file imports: the properties, superclass and protocols the
+// header declares are the class's.
+func objcInterfaces(v *view, c string, d *deps) []string {
+	file := fileOf(c)
+	name, ok := strings.CutPrefix(c, file+"::")
+	if !ok || strings.Contains(name, "::") {
+		return nil
+	}
+	var out []string
+	for _, star := range v.scopeOf(file).stars {
+		d.module(star.key)
+		for _, h := range star.mod.Files {
+			d.file(h)
+			if n, ok := v.node(h + "::" + name); ok && h != file && isTypeKind(n.Kind) {
+				out = append(out, n.QName)
+			}
+		}
+	}
+	return out
+}
+
 // implementsHeader reports whether the definition at qname, outside headers,
 // is the one scope::name the header's declaration names: same class, same
 // selector.

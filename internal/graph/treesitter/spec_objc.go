@@ -54,6 +54,9 @@ var objcSpec = Spec{
 	Rewrite:     objcEnumMacros,
 	Callee:      objcMessageSelector,
 	Bindings:    objcBindings,
+	// A property's class (`@property Repo *repo` in a header) is a fact for the
+	// cross-file pass: `self.repo.load` in the @implementation reaches Repo.
+	AttributeTypes: true,
 	// A class is named bare wherever a header brings it: a receiver declared
 	// `Foo *x` is a Foo for the cross-file pass, as is a use of Foo.
 	PackageScope: hasUpperInitial,

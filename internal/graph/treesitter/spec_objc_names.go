@@ -89,8 +89,12 @@ func objcBindings(n *sitter.Node, src []byte) Bindings {
 			}
 			for j := uint(0); j < p.NamedChildCount(); j++ {
 				if sd := p.NamedChild(j); sd.Kind() == "struct_declaration" {
+					typ := sd.ChildByFieldName("type")
+					if typ == nil && sd.NamedChildCount() > 0 { // the grammar gives it no field
+						typ = sd.NamedChild(0)
+					}
 					if names := objcPropertyName(p, src); len(names) == 1 {
-						bind(names[0], sd.ChildByFieldName("type"), false)
+						bind(names[0], typ, false)
 					}
 				}
 			}

@@ -1,0 +1,5 @@
+#import <Foundation/Foundation.h>
+
+@interface Base : NSObject
+- (void)reset;
+@end

@@ -1,0 +1,5 @@
+#import "Base.h"
+
+@implementation Base
+- (void)reset {}
+@end
