@@ -100,7 +100,7 @@ type Report struct {
 // extractor) produce. A change to the facts they write for the same file must
 // move it: an index written by another version has every file extracted again,
 // since the content hashes alone would keep the old facts of unchanged files.
-const ExtractorVersion = "14"
+const ExtractorVersion = "15"
 
 // metaExtractorVersion is the meta key of the ExtractorVersion that wrote the facts.
 const metaExtractorVersion = "extractor_version"
