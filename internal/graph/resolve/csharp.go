@@ -20,6 +20,7 @@ var csharpLanguage = Language{
 	SelfNames:    []string{"this"},
 	ImplicitSelf: true,
 	Implicit:     csharpOwnNamespaces,
+	StarsOwnOnly: true,
 }
 
 // maxNamespaceFiles bounds the files of one namespace the pass reads.

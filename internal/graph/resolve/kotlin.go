@@ -20,7 +20,8 @@ var kotlinLanguage = Language{
 	SelfNames:    []string{"this"},
 	ImplicitSelf: true,
 	// `val q = Square(); q.area()` in Square's own file is the site Square.area.
-	OwnNames: true,
+	OwnNames:     true,
+	StarsOwnOnly: true,
 }
 
 // kotlinPlatform are the package roots that are never the repository's.

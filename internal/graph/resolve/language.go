@@ -77,6 +77,10 @@ type Language struct {
 	// `mod x;`): a name is taken where it is defined, the reopening only when
 	// nothing else defines it.
 	Reopening func(v *view, n graph.Node) bool
+	// StarsOwnOnly: a star import brings the module's own names, not what its
+	// files import in turn (Kotlin's `import a.*`, C#'s `using`, Rust's `use
+	// a::*`; C's #include, textual, brings everything).
+	StarsOwnOnly bool
 	// ModuleOf, when set, names the module of a file whose Package is a whole
 	// module (Swift's): its definitions are indexed once per pass, and a lookup
 	// reads the one file it matches, not each file of the module.

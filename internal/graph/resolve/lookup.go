@@ -253,7 +253,9 @@ func (v *view) throughStars(files []string, name string, d *deps) (graph.Node, b
 						return n, true
 					}
 				}
-				queue = append(queue, sf)
+				if lang := languages[v.tree.Language(f)]; lang == nil || !lang.StarsOwnOnly {
+					queue = append(queue, sf)
+				}
 			}
 		}
 	}

@@ -51,6 +51,10 @@ func TestKotlinAcrossFiles(t *testing.T) {
 	lowerBound(t, st, main, "Any.draw")
 	expect(t, "callers of a Java class's method (val l = Legacy(), Legacy.java through import geo.*)",
 		related(t, st, "callers", "app/src/main/java/com/example/geo/Legacy.java::Legacy::old"), app+"Main.kt::legacy@21 [import]")
+	// import geo.* brings geo's names, not those geo's files import with extra.*:
+	// extraOnly is matched by its name only, and says so.
+	expect(t, "callers of extraOnly (not through geo's own star import)",
+		related(t, st, "callers", "app/src/main/kotlin/com/example/extra/Extra.kt::extraOnly"), app+"Main.kt::viaStar@25 [name]")
 }
 
 // TestSwiftAcrossFiles: a module's files see each other without an import, an

@@ -16,12 +16,13 @@ import (
 // `crate::f()` and `super::f()` need no use. A receiver's type is not read:
 // `c.send()` is matched by name only.
 var rustLanguage = Language{
-	Family:    "rust",
-	Module:    rustModule,
-	Key:       rustKey,
-	SelfNames: []string{"self"},
-	Submodule: rustSubmodule,
-	Reopening: rustModDeclaration,
+	Family:       "rust",
+	Module:       rustModule,
+	Key:          rustKey,
+	SelfNames:    []string{"self"},
+	Submodule:    rustSubmodule,
+	Reopening:    rustModDeclaration,
+	StarsOwnOnly: true,
 	ImplicitNames: func(string) []Bound {
 		return []Bound{{Local: "crate", Module: "crate"}, {Local: "super", Module: "super"}}
 	},

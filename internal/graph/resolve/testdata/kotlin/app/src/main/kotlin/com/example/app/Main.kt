@@ -20,3 +20,7 @@ fun legacy() {
     val l = Legacy()
     l.old()
 }
+
+fun viaStar() {
+    extraOnly()
+}

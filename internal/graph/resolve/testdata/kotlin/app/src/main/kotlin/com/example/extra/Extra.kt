@@ -1,0 +1,3 @@
+package com.example.extra
+
+fun extraOnly() {}
