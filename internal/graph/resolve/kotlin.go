@@ -37,7 +37,13 @@ func kotlinModule(t *Tree, _ string, pkg string) Module {
 	for drop := range segs {
 		dirs := t.dirsEndingWith(strings.Join(segs[drop:], "/"), false)
 		if files := t.filesWithExt(dirs, ".kt", ".kts", ".java"); len(files) > 0 {
-			return Module{Files: files, Dir: dirs[0]}
+			m := Module{Files: files, Dir: dirs[0]}
+			if drop > 0 {
+				// Found by a tail of the package only: a guess, said with less
+				// confidence than a folder that spells the whole package.
+				m.Alternatives = 1
+			}
+			return m
 		}
 	}
 	return Module{External: true}
