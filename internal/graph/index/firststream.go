@@ -33,8 +33,27 @@ const firstBatchFiles = 128
 
 // streamFirstPass extracts files folder by folder and writes them in batches,
 // removed paths with the first; it fills rep's counts, its partial and
-// quarantined lists, and its extract and write phases.
+// quarantined lists, and its extract and write phases. Into an empty store,
+// the graph's secondary indexes are built once the batches are in (see
+// store.DeferIndexes), also when the pass fails, so that a store kept open
+// never answers without them for long.
 func streamFirstPass(ctx context.Context, root string, st *store.Store, files []File, removed []string, opts Options, rep *Report) error {
+	build, err := st.DeferIndexes(ctx)
+	if err != nil {
+		return err
+	}
+	err = streamBatches(ctx, root, st, files, removed, opts, rep)
+	t := time.Now()
+	if berr := build(context.WithoutCancel(ctx)); err == nil {
+		err = berr
+	}
+	ms := float64(time.Since(t).Microseconds()) / 1000
+	rep.Phases["extract_and_write"] += ms
+	rep.Phases["write"] += ms
+	return err
+}
+
+func streamBatches(ctx context.Context, root string, st *store.Store, files []File, removed []string, opts Options, rep *Report) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	start := time.Now()

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/etalab-ia/albert-code/internal/graph/store"
 )
 
 // manyPackages is a module of folders × files Go files, each defining one
@@ -55,6 +57,21 @@ func TestFirstPassWritesEveryBatch(t *testing.T) {
 	if kinds["file"] != folders*files || kinds["function"] != folders*files || kinds["package"] != folders {
 		t.Errorf("nodes by kind = %v; want %d files, %d functions, %d packages", kinds, folders*files, folders*files, folders)
 	}
+	checkGraphIndexes(t, st)
+}
+
+// checkGraphIndexes fails unless the store holds the graph tables' ten
+// secondary indexes (a first pass into a new store builds them last).
+func checkGraphIndexes(t *testing.T, st *store.Store) {
+	t.Helper()
+	_, rows, _, err := st.Query(context.Background(), `SELECT count(*) FROM sqlite_master WHERE type = 'index'
+		AND tbl_name IN ('node_rows', 'edge_rows', 'unresolved_rows', 'site_rows')`, 10, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := fmt.Sprint(rows[0][0]); n != "10" {
+		t.Errorf("the graph tables have %s secondary indexes after the first pass; want 10", n)
+	}
 }
 
 // A first pass cancelled midway returns the cancellation, without hanging on
@@ -76,4 +93,5 @@ func TestFirstPassStopsWhenCancelled(t *testing.T) {
 	if _, err := FirstPass(stop, root, st, opts); !errors.Is(err, context.Canceled) {
 		t.Fatalf("first pass cancelled midway: %v; want context.Canceled", err)
 	}
+	checkGraphIndexes(t, st)
 }

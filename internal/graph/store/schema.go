@@ -215,7 +215,11 @@ func (s *Store) initSchema(ctx context.Context) error {
 		if err := s.checkVersion(ctx, s.db); err != nil {
 			return err
 		}
-		return s.setWAL(ctx)
+		if err := s.setWAL(ctx); err != nil {
+			return err
+		}
+		// A first index stopped between DeferIndexes and its build.
+		return s.buildIndexes(ctx)
 	}
 	if err := s.setWAL(ctx); err != nil {
 		return err
