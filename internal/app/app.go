@@ -18,24 +18,11 @@ const (
 	ExitCancelled = cmdutil.ExitCancelled
 )
 
-// exitError carries an exit code through cobra; serve's files still make it (they
-// move to cmdutil.Exit with serve's own package).
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
-
-func usageError(format string, args ...any) error { return cmdutil.UsageError(format, args...) }
-
 // Main runs the program and returns its exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	exportDotenvProxies()
 	f := cmdutil.New(Version(), &cmdutil.IOStreams{In: stdin, Out: stdout, ErrOut: stderr})
 	root := rootcmd.NewCmdRoot(f)
-	root.AddCommand(newServeCmd())
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -49,17 +36,8 @@ func reportExit(err error, stderr io.Writer) int {
 		return ExitOK
 	}
 	code, msg := ExitUsage, err.Error()
-	var ce *cmdutil.Exit
-	var ee *exitError
-	switch {
-	case errors.As(err, &ce):
-		code = ce.Code
-		msg = ce.Error()
-	case errors.As(err, &ee):
-		code, msg = ee.code, ""
-		if ee.err != nil {
-			msg = ee.err.Error()
-		}
+	if ce := (*cmdutil.Exit)(nil); errors.As(err, &ce) {
+		code, msg = ce.Code, ce.Error()
 	}
 	if msg != "" {
 		fmt.Fprintln(stderr, "albert-code:", msg)

@@ -44,6 +44,8 @@ func TestCommandFamiliesAreWired(t *testing.T) {
 		"graph":    "communities",
 		"migrate":  "docs/migrating.md",
 		"quota":    "quota_providers",
+		"serve":    "ALBERT_CODE_API_MODE=1",
+		"acp":      "Agent Client Protocol",
 	} {
 		code, out, errOut := runMain(t, family, "--help")
 		if code != ExitOK || !strings.Contains(out, want) {

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +13,6 @@ import (
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
-	serveconfig "github.com/etalab-ia/albert-code/internal/serve/config"
 )
 
 // TestCronServeEndToEnd runs the scheduler alone (no API) with the native agent
@@ -138,18 +136,4 @@ func cronRun(t *testing.T, h *harness, env []string, args ...string) result {
 		t.Fatal(err)
 	}
 	return result{code: code, stdout: out.String(), stderr: errOut.String()}
-}
-
-// With the API on, the scheduler yields, as the original's modes did.
-func TestCronModeYieldsToTheAPI(t *testing.T) {
-	t.Parallel()
-	var log bytes.Buffer
-	c, _, _ := serveconfig.Parse(serveconfig.Source{LookupEnv: func(k string) (string, bool) {
-		v, ok := map[string]string{"ALBERT_CODE_API_MODE": "1", "ALBERT_CODE_CRON_MODE": "1", "ALBERT_CODE_CRON_MODE_FILE": "/nonexistent.yml"}[k]
-		return v, ok
-	}})
-	sched, err := newServeCron(c, t.TempDir(), nil, nil, nil, nil, nil, slog.New(slog.NewTextHandler(&log, nil)))
-	if sched != nil || err != nil || !strings.Contains(log.String(), "the API mode wins") {
-		t.Errorf("sched %v, err %v, log %s", sched, err, log.String())
-	}
 }

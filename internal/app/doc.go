@@ -1,7 +1,9 @@
-// Package app is the composition root of albert-code and albert-acp: it parses the
-// command line with cobra, loads the configuration and hands a ready agent to the face
-// the command asks for: the terminal UI, headless mode (-p), the ACP server, or serve
-// (HTTP API, OpenAI-compatible endpoint, MCP server, Telegram bot, cron scheduler). It
-// also runs the commands around them (graph, sessions, config, cron, quota, trust,
-// migrate). It is the only package that knows every other one.
+// Package app is the composition root of albert-code and albert-acp: Main and
+// MainACP build the cmdutil.Factory once (streams, working folder, environment,
+// clock, configuration), hand it to the root command (internal/app/cmd/root: the
+// agent in the terminal UI or with -p) or to acp, and map errors to exit codes.
+// Every command family is a package under internal/app/cmd (root, acp, sessions,
+// config, trust, quota, migrate, cron, graph, serve), each command a
+// NewCmdX(f, runF) whose flags and output have unit tests on cmdtest's fake
+// Factory. It is the only package that knows every other one.
 package app

@@ -23,6 +23,7 @@ import (
 	graphcmd "github.com/etalab-ia/albert-code/internal/app/cmd/graph"
 	migratecmd "github.com/etalab-ia/albert-code/internal/app/cmd/migrate"
 	quotacmd "github.com/etalab-ia/albert-code/internal/app/cmd/quota"
+	servecmd "github.com/etalab-ia/albert-code/internal/app/cmd/serve"
 	"github.com/etalab-ia/albert-code/internal/app/cmd/sessions"
 	trustcmd "github.com/etalab-ia/albert-code/internal/app/cmd/trust"
 	"github.com/etalab-ia/albert-code/internal/app/cmdutil"
@@ -101,7 +102,7 @@ repository, driving a model through the Albert API or any OpenAI-compatible serv
 	root.SetVersionTemplate("albert-code {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return cmdutil.UsageError("%v", err) })
 
-	root.AddCommand(newVersionCmd(fac), configcmd.NewCmdConfig(fac), sessions.NewCmdSessions(fac), trustcmd.NewCmdTrust(fac, nil), graphcmd.NewCmdGraph(fac))
+	root.AddCommand(newVersionCmd(fac), configcmd.NewCmdConfig(fac), sessions.NewCmdSessions(fac), trustcmd.NewCmdTrust(fac, nil), graphcmd.NewCmdGraph(fac), servecmd.NewCmdServe(fac, nil))
 	root.AddCommand(acpcmd.NewCmdACP(fac, nil))
 	root.AddCommand(quotacmd.NewCmdQuota(fac, nil))
 	root.AddCommand(croncmd.NewCmdCron(fac))

@@ -1,11 +1,13 @@
-package app
+package serve
 
 import (
 	"errors"
 	"os"
 	"testing"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/claude"
+
+	"github.com/etalab-ia/albert-code/internal/app/cmdtest"
 	serveconfig "github.com/etalab-ia/albert-code/internal/serve/config"
 )
 
@@ -42,9 +44,9 @@ func TestServeClaudeAsRoot(t *testing.T) {
 			if len(problems) > 0 {
 				t.Fatal(problems)
 			}
-			b, _, err := buildBackend(c)
+			b, _, err := buildBackend(c, "albert-code/test")
 			if os.Geteuid() == 0 && !tc.want {
-				if !errors.Is(err, adapter.ErrClaudeAsRoot) {
+				if !errors.Is(err, claude.ErrAsRoot) {
 					t.Fatalf("as root, unconfined: err %v, want the refusal", err)
 				}
 				return
@@ -52,7 +54,7 @@ func TestServeClaudeAsRoot(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if cl := b.(*adapter.Claude); cl.Sandboxed != tc.want {
+			if cl := b.(*claude.Adapter); cl.Sandboxed != tc.want {
 				t.Errorf("Sandboxed = %v, want %v", cl.Sandboxed, tc.want)
 			}
 		})
@@ -62,7 +64,8 @@ func TestServeClaudeAsRoot(t *testing.T) {
 // --sandboxed alone turns the setting on, as --api does its mode.
 func TestServeSandboxedFlagAlone(t *testing.T) {
 	t.Parallel()
-	cmd := newServeCmd()
+	f, _, _ := cmdtest.Factory(t)
+	cmd := NewCmdServe(f, nil)
 	if err := cmd.ParseFlags([]string{"--sandboxed"}); err != nil {
 		t.Fatal(err)
 	}

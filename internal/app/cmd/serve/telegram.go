@@ -1,4 +1,4 @@
-package app
+package serve
 
 import (
 	"context"
@@ -7,7 +7,10 @@ import (
 	"log/slog"
 	"path/filepath"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/cli"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
+
+	"github.com/etalab-ia/albert-code/internal/app/cmdutil"
 	serveconfig "github.com/etalab-ia/albert-code/internal/serve/config"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
 	"github.com/etalab-ia/albert-code/internal/serve/telegram"
@@ -16,10 +19,10 @@ import (
 
 // newServeTelegram builds the Telegram bot of `serve` when its mode is on and
 // the API's is not (the API wins, as in the original), or returns nil. Runs go
-// through the serve layer's backend and runner and take the same workspace
+// through the serve layer's backend and its one runner and take the same workspace
 // locks as the other modes; replies to cron notifications are looked up in
 // the cron history folder, whether cron runs in this process or another.
-func newServeTelegram(c serveconfig.Config, home string, backend adapter.Backend, root *workspace.Root, locks *workspace.Locks, logger *slog.Logger) (*telegram.Bot, error) {
+func newServeTelegram(c serveconfig.Config, home string, b backend.Backend, rn *runner.Runner, root *workspace.Root, locks *workspace.Locks, logger *slog.Logger) (*telegram.Bot, error) {
 	if !c.Telegram.Enabled {
 		return nil, nil
 	}
@@ -33,13 +36,13 @@ func newServeTelegram(c serveconfig.Config, home string, backend adapter.Backend
 	}
 	settings, err := telegram.LoadSettings(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, usageError("%s: the bot's YAML file %s does not exist: write one with allowed_chats: [<chat id>] (see docs/serve-telegram.md), or point %s at it",
+		return nil, cmdutil.UsageError("%s: the bot's YAML file %s does not exist: write one with allowed_chats: [<chat id>] (see docs/serve-telegram.md), or point %s at it",
 			c.Source("TELEGRAM_MODE"), path, c.Source("TELEGRAM_MODE_CONFIG"))
 	}
 	if err != nil {
-		return nil, usageError("%v", err)
+		return nil, cmdutil.UsageError("%v", err)
 	}
-	if err := checkServeModels(backend, telegramModelUses(path, settings)); err != nil {
+	if err := checkServeModels(b, telegramModelUses(path, settings)); err != nil {
 		return nil, err
 	}
 	overridesPath := c.Telegram.Overrides
@@ -48,32 +51,31 @@ func newServeTelegram(c serveconfig.Config, home string, backend adapter.Backend
 	}
 	overrides, err := telegram.LoadOverrides(overridesPath)
 	if err != nil {
-		return nil, usageError("%s: %v", c.Source("TELEGRAM_MODE_OVERRIDES"), err)
+		return nil, cmdutil.UsageError("%s: %v", c.Source("TELEGRAM_MODE_OVERRIDES"), err)
 	}
 	history := cronHistoryDir(c, home)
-	rn := runner.New(runnerOptions(c))
 	models, efforts := c.AvailableModels, c.AvailableEfforts
-	if a, ok := backend.(adapter.Adapter); ok {
+	if a, ok := b.(cli.Adapter); ok {
 		if len(models) == 0 {
-			models = adapter.Models(a)
+			models = cli.Models(a)
 		}
 		if len(efforts) == 0 {
-			efforts = adapter.ThinkingLevels(a)
+			efforts = cli.ThinkingLevels(a)
 		}
-	} else if m, ok := backend.(adapter.Modeler); ok && len(models) == 0 {
+	} else if m, ok := b.(cli.Modeler); ok && len(models) == 0 {
 		models = m.Models()
 	}
 	bot, err := telegram.New(telegram.Options{
 		Token: c.Telegram.Token, APIURL: c.Telegram.APIURL,
 		Settings: settings, SettingsPath: path, Overrides: overrides,
-		Agent: agentFunc(func(ctx context.Context, req adapter.Request, emit func(adapter.Event)) (adapter.Result, error) {
-			return rn.Run(ctx, backend, req, emit)
+		Agent: agentFunc(func(ctx context.Context, req backend.Request, emit func(backend.Event)) (backend.Result, error) {
+			return rn.Run(ctx, b, req, emit)
 		}),
-		AgentName: backend.Name(), Root: root, Locks: locks,
+		AgentName: b.Name(), Root: root, Locks: locks,
 		Models: models, Efforts: efforts, CronHistoryDir: history, Logger: logger,
 	})
 	if err != nil {
-		return nil, &exitError{code: ExitError, err: err}
+		return nil, cmdutil.Failed(err)
 	}
 	logger.Info("telegram: bot configured", "config", path, "overrides", overridesPath, "api", c.Telegram.APIURL,
 		"allow_all", settings.AllowAll, "chats", len(settings.AllowedChats)+len(settings.Chats))
@@ -81,8 +83,8 @@ func newServeTelegram(c serveconfig.Config, home string, backend adapter.Backend
 }
 
 // agentFunc is a function that is a telegram.Agent.
-type agentFunc func(ctx context.Context, req adapter.Request, emit func(adapter.Event)) (adapter.Result, error)
+type agentFunc func(ctx context.Context, req backend.Request, emit func(backend.Event)) (backend.Result, error)
 
-func (f agentFunc) Run(ctx context.Context, req adapter.Request, emit func(adapter.Event)) (adapter.Result, error) {
+func (f agentFunc) Run(ctx context.Context, req backend.Request, emit func(backend.Event)) (backend.Result, error) {
 	return f(ctx, req, emit)
 }

@@ -1,4 +1,4 @@
-package app
+package serve
 
 import (
 	"context"
@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
+
 	croncmd "github.com/etalab-ia/albert-code/internal/app/cmd/cron"
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/app/cmdutil"
 	serveconfig "github.com/etalab-ia/albert-code/internal/serve/config"
 	"github.com/etalab-ia/albert-code/internal/serve/cron"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
@@ -19,7 +21,7 @@ import (
 // the serve layer's backend through its runner, and take the same workspace
 // locks as the other modes. A non-nil notifier (the bot of this process) sends
 // the notifications; otherwise cron builds its own sender when jobs name a chat.
-func newServeCron(c serveconfig.Config, home string, backend adapter.Backend, root *workspace.Root, locks *workspace.Locks, notifier cron.Notifier, claims cron.TickClaimer, logger *slog.Logger) (*cron.Scheduler, error) {
+func newServeCron(c serveconfig.Config, home string, b backend.Backend, rn *runner.Runner, root *workspace.Root, locks *workspace.Locks, notifier cron.Notifier, claims cron.TickClaimer, logger *slog.Logger) (*cron.Scheduler, error) {
 	if !c.Cron.Enabled {
 		return nil, nil
 	}
@@ -28,13 +30,13 @@ func newServeCron(c serveconfig.Config, home string, backend adapter.Backend, ro
 		return nil, nil
 	}
 	if c.Cron.File == "" {
-		return nil, usageError("%s: the cron mode needs its job file: set %s=jobs.yml", c.Source("CRON_MODE"), c.Source("CRON_MODE_FILE"))
+		return nil, cmdutil.UsageError("%s: the cron mode needs its job file: set %s=jobs.yml", c.Source("CRON_MODE"), c.Source("CRON_MODE_FILE"))
 	}
 	f, err := croncmd.LoadFile(c.Cron.File, time.Now())
 	if err != nil {
 		return nil, err
 	}
-	if err := checkServeModels(backend, cronModelUses(f)); err != nil {
+	if err := checkServeModels(b, cronModelUses(f)); err != nil {
 		return nil, err
 	}
 	history := cronHistoryDir(c, home)
@@ -45,16 +47,15 @@ func newServeCron(c serveconfig.Config, home string, backend adapter.Backend, ro
 	} else {
 		logger.Info("cron: notifications go through the Telegram bot of this process")
 	}
-	rn := runner.New(runnerOptions(c))
 	sched, err := cron.New(cron.Options{
 		Jobs: f.Jobs, File: f.Path, Root: root, Locks: locks, HistoryDir: history, Logger: logger,
-		Agent: cron.AgentFunc(func(ctx context.Context, req adapter.Request) (adapter.Result, error) {
-			return rn.Run(ctx, backend, req, nil)
+		Agent: cron.AgentFunc(func(ctx context.Context, req backend.Request) (backend.Result, error) {
+			return rn.Run(ctx, b, req, nil)
 		}),
 		Notifier: notifier, Claims: claims,
 	})
 	if err != nil {
-		return nil, usageError("%v", err)
+		return nil, cmdutil.UsageError("%v", err)
 	}
 	logger.Info("cron: jobs loaded", "file", c.Cron.File, "jobs", len(f.Jobs), "enabled", len(f.Enabled()), "history", history)
 	return sched, nil

@@ -1,4 +1,4 @@
-package app
+package serve
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-telegram/bot"
 
+	"github.com/etalab-ia/albert-code/internal/app/cmdutil"
 	serveconfig "github.com/etalab-ia/albert-code/internal/serve/config"
 	"github.com/etalab-ia/albert-code/internal/serve/cron"
 	"github.com/etalab-ia/albert-code/internal/serve/telegram/tgsend"
@@ -36,7 +37,7 @@ func newCronNotifier(c serveconfig.Config, jobs []*cron.Job, logger *slog.Logger
 		return nil, nil
 	}
 	if !botTokenShape.MatchString(c.Telegram.Token) {
-		return nil, usageError("%s: the value is not a bot token (want digits, a colon, then letters, digits, - or _, as @BotFather gives)", tokenVar)
+		return nil, cmdutil.UsageError("%s: the value is not a bot token (want digits, a colon, then letters, digits, - or _, as @BotFather gives)", tokenVar)
 	}
 	apiURL := c.Telegram.APIURL
 	if apiURL == "" {

@@ -1,11 +1,13 @@
-package app
+package serve
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/etalab-ia/albert-code/internal/serve/adapter"
+	"github.com/etalab-ia/albert-code/internal/serve/backend"
+
+	"github.com/etalab-ia/albert-code/internal/app/cmdutil"
 	"github.com/etalab-ia/albert-code/internal/serve/cron"
 	"github.com/etalab-ia/albert-code/internal/serve/telegram"
 )
@@ -20,8 +22,8 @@ type modelUse struct{ name, where string }
 // checkServeModels refuses to start when a model serve was given is neither
 // configured nor listed by a server: otherwise every run with it fails later
 // (a 422 from the model server). Every bad name is reported at once.
-func checkServeModels(backend adapter.Backend, uses []modelUse) error {
-	mc, ok := backend.(modelChecker)
+func checkServeModels(b backend.Backend, uses []modelUse) error {
+	mc, ok := b.(modelChecker)
 	if !ok {
 		return nil
 	}
@@ -35,7 +37,7 @@ func checkServeModels(backend adapter.Backend, uses []modelUse) error {
 		}
 	}
 	if len(problems) > 0 {
-		return usageError("%s", strings.Join(problems, "\n"))
+		return cmdutil.UsageError("%s", strings.Join(problems, "\n"))
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package app
+package serve
 
 import (
 	"context"
@@ -24,8 +24,8 @@ const clusterStart = 30 * time.Second
 // leader's bot is picked up within 15 s, and a renewal every 5 s costs nothing.
 const telegramLease = 15 * time.Second
 
-// serveStore is the run store of serve and, on PostgreSQL, the cluster around it.
-type serveStore struct {
+// runStore is the run store of serve and, on PostgreSQL, the cluster around it.
+type runStore struct {
 	runstore.Store
 	leftovers interface {
 		Leftovers() []runstore.RunGroup
@@ -35,10 +35,10 @@ type serveStore struct {
 	pg *pgstore.Store
 }
 
-// openServeStore opens PostgreSQL when ALBERT_CODE_DATABASE_URL is set, else the
+// openRunStore opens PostgreSQL when ALBERT_CODE_DATABASE_URL is set, else the
 // SQLite file. A replica's shared settings (the tokens, the adapter) must match
 // those of the replicas already running.
-func openServeStore(ctx context.Context, c serveconfig.Config, home string, logger *slog.Logger) (*serveStore, error) {
+func openRunStore(ctx context.Context, c serveconfig.Config, home string, logger *slog.Logger) (*runStore, error) {
 	if c.DatabaseURL != "" {
 		octx, cancel := context.WithTimeout(ctx, clusterStart)
 		defer cancel()
@@ -47,7 +47,7 @@ func openServeStore(ctx context.Context, c serveconfig.Config, home string, logg
 			return nil, err
 		}
 		logger.Info("run store: PostgreSQL, shared with the other replicas", "url", pgstore.Mask(c.DatabaseURL), "replica", pg.Replica())
-		return &serveStore{Store: pg, leftovers: pg, pg: pg}, nil
+		return &runStore{Store: pg, leftovers: pg, pg: pg}, nil
 	}
 	path := c.RunStore
 	if path == "" {
@@ -60,7 +60,7 @@ func openServeStore(ctx context.Context, c serveconfig.Config, home string, logg
 	if n := st.Interrupted(); n > 0 {
 		logger.Warn("runs interrupted by the last stop are marked failed", "runs", n)
 	}
-	return &serveStore{Store: st, leftovers: st}, nil
+	return &runStore{Store: st, leftovers: st}, nil
 }
 
 // sharedSettings are the values that must be the same on every replica: a client's
@@ -81,7 +81,7 @@ func sharedSettings(c serveconfig.Config) map[string]string {
 
 // keepAlive beats the replica's lease and reaps dead replicas until the returned
 // stop is called; stop waits for it. Nothing to do on SQLite.
-func (s *serveStore) keepAlive(ctx context.Context, logger *slog.Logger) (stop func()) {
+func (s *runStore) keepAlive(ctx context.Context, logger *slog.Logger) (stop func()) {
 	if s.pg == nil {
 		return func() {}
 	}
@@ -104,7 +104,7 @@ func (s *serveStore) keepAlive(ctx context.Context, logger *slog.Logger) (stop f
 // while this replica holds the bot's lease, so that one replica polls (Telegram
 // answers a second poller with 409). A bot runs once, so each new lease gets a
 // new one from build.
-func (s *serveStore) runTelegram(ctx context.Context, first *telegram.Bot, build func() (*telegram.Bot, error), logger *slog.Logger) {
+func (s *runStore) runTelegram(ctx context.Context, first *telegram.Bot, build func() (*telegram.Bot, error), logger *slog.Logger) {
 	if s.pg == nil {
 		if err := first.Run(ctx); err != nil {
 			logger.Error("telegram: bot", "err", err)

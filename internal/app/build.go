@@ -1,3 +1,0 @@
-package app
-
-func userAgent() string { return "albert-code/" + Version() }
