@@ -219,7 +219,7 @@ func isInterface(x ast.Expr, tn *types.TypeName) bool {
 func (fx *fileExtraction) field(owner string, f *ast.Field) {
 	names, embedded := f.Names, false
 	if len(names) == 0 {
-		id := embeddedIdent(f.Type)
+		id := EmbeddedIdent(f.Type)
 		if id == nil {
 			return
 		}

@@ -46,7 +46,7 @@ func collectFields(units []unit) *fieldNames {
 				for _, f := range st.Fields.List {
 					names := f.Names
 					if len(names) == 0 {
-						if id := embeddedIdent(f.Type); id != nil {
+						if id := EmbeddedIdent(f.Type); id != nil {
 							names = []*ast.Ident{id}
 						}
 					}

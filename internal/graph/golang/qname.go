@@ -152,9 +152,10 @@ func valueSignature(obj types.Object, q types.Qualifier) string {
 	return s
 }
 
-// embeddedIdent is the identifier naming an embedded field's type: T, *T, pkg.T,
-// T[int] all give T.
-func embeddedIdent(x ast.Expr) *ast.Ident {
+// EmbeddedIdent is the identifier naming an embedded field's type: T, *T, pkg.T,
+// T[int] all give T. The first pass (package index) names receivers and embedded
+// fields with it too, so both passes agree.
+func EmbeddedIdent(x ast.Expr) *ast.Ident {
 	for {
 		switch e := x.(type) {
 		case *ast.StarExpr:
@@ -181,7 +182,7 @@ func receiverName(recv *ast.FieldList) string {
 	if recv == nil || len(recv.List) == 0 {
 		return ""
 	}
-	if id := embeddedIdent(recv.List[0].Type); id != nil {
+	if id := EmbeddedIdent(recv.List[0].Type); id != nil {
 		return id.Name
 	}
 	return ""

@@ -129,7 +129,7 @@ func (d *goDefs) typeSpec(gd *ast.GenDecl, s *ast.TypeSpec) {
 func (d *goDefs) field(owner string, f *ast.Field) {
 	names := f.Names
 	if len(names) == 0 {
-		id := embeddedIdent(f.Type)
+		id := golang.EmbeddedIdent(f.Type)
 		if id == nil {
 			return
 		}
@@ -235,29 +235,6 @@ func fieldString(f *ast.Field) string {
 	return strings.Join(names, ", ") + " " + t
 }
 
-// embeddedIdent is the identifier naming an embedded field's type: T, *T,
-// pkg.T, T[int] all give T.
-func embeddedIdent(x ast.Expr) *ast.Ident {
-	for {
-		switch e := x.(type) {
-		case *ast.StarExpr:
-			x = e.X
-		case *ast.ParenExpr:
-			x = e.X
-		case *ast.IndexExpr:
-			x = e.X
-		case *ast.IndexListExpr:
-			x = e.X
-		case *ast.SelectorExpr:
-			return e.Sel
-		case *ast.Ident:
-			return e
-		default:
-			return nil
-		}
-	}
-}
-
 // localTypeName is the name of the type of this package (or predeclared) x
 // denotes: B, B[int], (B) give B; "" for a type literal or another package's.
 func localTypeName(x ast.Expr) string {
@@ -282,7 +259,7 @@ func receiverName(recv *ast.FieldList) string {
 	if recv == nil || len(recv.List) == 0 {
 		return ""
 	}
-	if id := embeddedIdent(recv.List[0].Type); id != nil {
+	if id := golang.EmbeddedIdent(recv.List[0].Type); id != nil {
 		return id.Name
 	}
 	return ""
