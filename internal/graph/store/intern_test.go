@@ -122,3 +122,27 @@ func TestReplaceFilesSamePathTwice(t *testing.T) {
 		t.Errorf("search finds the first facts' node: %v", hits)
 	}
 }
+
+// A batch that only removes files still marks them pending for the cross-file
+// pass (the marks wait in a multi-row INSERT like the rows).
+func TestReplaceFilesMarksRemovedPathsPending(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := openTest(t)
+	replace(t, s, twoFiles())
+	pending, err := s.PendingFiles(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ApplyResolution(ctx, nil, pending, "cfg"); err != nil {
+		t.Fatal(err)
+	}
+	replace(t, s, nil, "other.go")
+	pending, err = s.PendingFiles(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pending) != 1 || pending[0].Path != "other.go" {
+		t.Errorf("pending after removing other.go = %+v; want other.go", pending)
+	}
+}

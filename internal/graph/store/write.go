@@ -61,6 +61,9 @@ func (s *Store) ReplaceFiles(ctx context.Context, facts []graph.FileFacts, remov
 			return s.wrap("remove file "+p, err)
 		}
 	}
+	if err := w.flushRows(rows); err != nil { // the removed paths' pending marks
+		return s.wrap("replace files", err)
+	}
 	// Files are purged before their rows are written, a run of distinct paths at
 	// a time (the rows wait in multi-row INSERTs): a path given twice is purged
 	// again after its first facts are written, as one file after the other.
