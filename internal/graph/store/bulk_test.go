@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 )
 
 // graphIndexes lists the secondary indexes of the graph tables the file holds.
@@ -94,4 +95,30 @@ func TestOpenBuildsIndexesAStoppedFirstIndexLeftOut(t *testing.T) {
 	if got := graphIndexes(t, s); !reflect.DeepEqual(got, wantGraphIndexes) {
 		t.Errorf("indexes after Open = %v; want %v", got, wantGraphIndexes)
 	}
+}
+
+// An Open while a first index is being written (its indexes deferred, its
+// batch holding the lock) opens: the indexes are that writer's to build.
+func TestOpenDuringADeferredFirstIndex(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "graph.db")
+	w, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.DeferIndexes(ctx); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := w.db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	r, err := Open(path, WithBusyTimeout(50*time.Millisecond))
+	if err != nil {
+		t.Fatalf("Open during a first index: %v", err)
+	}
+	r.Close()
 }

@@ -218,8 +218,13 @@ func (s *Store) initSchema(ctx context.Context) error {
 		if err := s.setWAL(ctx); err != nil {
 			return err
 		}
-		// A first index stopped between DeferIndexes and its build.
-		return s.buildIndexes(ctx)
+		// A first index stopped between DeferIndexes and its build. One still
+		// running holds the lock: its own build follows, and answers are the same
+		// without the indexes meanwhile.
+		if err := s.buildIndexes(ctx); err != nil && !errors.Is(err, ErrLocked) {
+			return err
+		}
+		return nil
 	}
 	if err := s.setWAL(ctx); err != nil {
 		return err
