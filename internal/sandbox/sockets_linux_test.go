@@ -43,11 +43,16 @@ func listenUnix(t *testing.T, path string) {
 // path.
 func dialFrom(t *testing.T, b Backend, p Policy, path string) string {
 	t.Helper()
-	cmd := exec.Command(os.Args[0])
+	// The absolute path: the command starts in the workspace, and .ci/run starts the
+	// test binary as ./sandbox.test.
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(self)
 	cmd.Env = append(os.Environ(), "SANDBOX_TEST_DIAL="+path)
 	cmd.Dir = p.WorkDir
 	var release func()
-	var err error
 	if b == "" {
 		release, err = guardOnly(cmd)
 	} else {
