@@ -1,7 +1,6 @@
 package textref
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"testing"
@@ -16,29 +15,10 @@ import (
 // ./internal/graph/textref -update` rewrites the sections; review the diff.
 func TestExtractFixtures(t *testing.T) {
 	t.Parallel()
-	extractors := map[string]func(context.Context, string, string, []byte) (graph.FileFacts, error){
+	factstest.RunFixtures(t, "testdata/extract/*.txtar", map[string]factstest.Extractor{
 		"markdown": Markdown,
 		"shell":    Shell,
-	}
-	for _, path := range factstest.Glob(t, "testdata/extract/*.txtar") {
-		t.Run(factstest.Name(path), func(t *testing.T) {
-			t.Parallel()
-			fx := factstest.Load(t, path)
-			extract := extractors[fx.Language]
-			if extract == nil {
-				t.Fatalf("%s: language %q has no extractor here (markdown, shell)", path, fx.Language)
-			}
-			var got []string
-			for _, src := range fx.Sources {
-				ff, err := extract(context.Background(), src.Name, fx.Language, src.Data)
-				if err != nil || ff.ParseError != "" {
-					t.Fatalf("%s: %v %s", src.Name, err, ff.ParseError)
-				}
-				got = append(got, render(t, ff)...)
-			}
-			fx.Check(t, got)
-		})
-	}
+	}, render)
 }
 
 // render writes facts one a line, sorted: the form of the fixtures' expected
