@@ -22,6 +22,9 @@ import (
 // resolves what it can; every replaced or removed path is marked pending for it.
 // The pass's own tables are not touched here.
 //
+// A node whose stored row the file's facts repeat exactly keeps it and its
+// full-text row (keep.go); the answers are those of a delete and re-insert.
+//
 // Nodes are upserted by qualified name: a definition that moved to another file
 // belongs to the file written last. Every node, edge and unresolved site must lie in
 // the file of the FileFacts that carries it (an empty File means that file);
@@ -73,7 +76,7 @@ func (s *Store) ReplaceFiles(ctx context.Context, facts []graph.FileFacts, remov
 			if err := ctx.Err(); err != nil {
 				return s.wrap("replace files", err)
 			}
-			if err := w.purge(rows, facts[i].Path); err != nil {
+			if err := w.purgeSites(rows, facts[i].Path); err != nil {
 				return s.wrap("replace file "+facts[i].Path, err)
 			}
 		}
@@ -155,11 +158,13 @@ func validateFacts(f *graph.FileFacts) error {
 // BenchmarkReplaceFiles).
 type writer struct {
 	delNodes, delEdges, delUnresolved, delSites, delFile, dropSearch *sql.Stmt
+	fileNodes, delNodeID, dropSearchID                               *sql.Stmt
 	all                                                              []*sql.Stmt
 
 	pend, files, nodes, stage, edges, unresolved, sites *batchInsert
 	batches                                             []*batchInsert
 	strings                                             *interner
+	wrote                                               map[int64]int64 // node id -> the path id whose facts wrote it
 }
 
 // stagingSQL creates the per-connection tables the full-text rows wait in. They are
@@ -177,7 +182,7 @@ func prepareWriter(ctx context.Context, tx *sql.Tx, names *nameCache) (*writer, 
 	if err != nil {
 		return nil, err
 	}
-	w := &writer{strings: in}
+	w := &writer{strings: in, wrote: map[int64]int64{}}
 	// The purge statements take the path's id: a path never stored has no rows.
 	for _, p := range []struct {
 		dst **sql.Stmt
@@ -189,6 +194,9 @@ func prepareWriter(ctx context.Context, tx *sql.Tx, names *nameCache) (*writer, 
 		{&w.delUnresolved, `DELETE FROM unresolved_rows WHERE file = ?`},
 		{&w.delSites, `DELETE FROM site_rows WHERE file = ?`},
 		{&w.delFile, `DELETE FROM file_rows WHERE id = ` + idOf},
+		{&w.delNodeID, `DELETE FROM node_rows WHERE id = ?`},
+		{&w.dropSearchID, `INSERT OR IGNORE INTO temp.search_drop(id) VALUES(?)`},
+		{&w.fileNodes, `SELECT id, kind, name, line, col, end_line, signature, doc, language, exported FROM node_rows WHERE file = ?`},
 	} {
 		st, err := tx.PrepareContext(ctx, p.sql)
 		if err != nil {
@@ -234,6 +242,19 @@ func (w *writer) close() {
 // purge deletes what the file at path contributed, noting its nodes' search rows
 // for flush, and marks the path pending for the cross-file pass.
 func (w *writer) purge(ctx context.Context, path string) error {
+	if err := w.purgeSites(ctx, path); err != nil {
+		return err
+	}
+	id, ok, err := w.strings.lookup(ctx, path)
+	if err != nil || !ok {
+		return err
+	}
+	return w.dropNodes(ctx, id)
+}
+
+// purgeSites deletes the edges and sites the file at path contributed and marks
+// the path pending for the cross-file pass; its nodes are insert's to replace or keep.
+func (w *writer) purgeSites(ctx context.Context, path string) error {
 	if err := w.pend.add(ctx, path); err != nil {
 		return err
 	}
@@ -241,7 +262,7 @@ func (w *writer) purge(ctx context.Context, path string) error {
 	if err != nil || !ok {
 		return err
 	}
-	for _, st := range []*sql.Stmt{w.dropSearch, w.delNodes, w.delEdges, w.delUnresolved, w.delSites} {
+	for _, st := range []*sql.Stmt{w.delEdges, w.delUnresolved, w.delSites} {
 		if _, err := st.ExecContext(ctx, id); err != nil {
 			return err
 		}
@@ -260,6 +281,12 @@ func (w *writer) flushRows(ctx context.Context) error {
 }
 
 func (w *writer) insert(ctx context.Context, f *graph.FileFacts, now string) error {
+	// A path the strings table does not hold has no rows to keep or drop: the
+	// first pass into an empty store reads nothing back.
+	_, stored, err := w.strings.lookup(ctx, f.Path)
+	if err != nil {
+		return err
+	}
 	ids, err := w.strings.all(ctx, f.Path, f.Language)
 	if err != nil {
 		return err
@@ -268,24 +295,8 @@ func (w *writer) insert(ctx context.Context, f *graph.FileFacts, now string) err
 	if err := w.files.add(ctx, path, fileLang, f.Hash, f.Size, now, f.ParseError, f.Quarantined, typed(f)); err != nil {
 		return err
 	}
-	searchPath := expandIdentifiers(f.Path) // every node's search row repeats it
-	for _, n := range f.Nodes {
-		lang := n.Language
-		if lang == "" {
-			lang = f.Language
-		}
-		ids, err := w.strings.all(ctx, n.QName, string(n.Kind), lang)
-		if err != nil {
-			return fmt.Errorf("node %s: %w", n.QName, err)
-		}
-		if err := w.nodes.add(ctx, ids[0], ids[1], n.Name, path, n.Line, n.Col, n.EndLine,
-			n.Signature, n.Doc, ids[2], n.Exported); err != nil {
-			return fmt.Errorf("node %s: %w", n.QName, err)
-		}
-		if err := w.stage.add(ctx, ids[0], expandIdentifiers(n.Name), expandIdentifiers(n.QName),
-			expandIdentifiers(n.Signature), expandIdentifiers(n.Doc), searchPath); err != nil {
-			return fmt.Errorf("search row of %s: %w", n.QName, err)
-		}
+	if err := w.insertNodes(ctx, f, path, stored); err != nil {
+		return err
 	}
 	for _, e := range f.Edges {
 		ids, err := w.strings.all(ctx, e.From, e.To, string(e.Kind), string(e.Resolution))
@@ -305,6 +316,64 @@ func (w *writer) insert(ctx context.Context, f *graph.FileFacts, now string) err
 			if err := b.add(ctx, ids[0], ids[1], ids[2], path, u.Line, u.Col, ids[3]); err != nil {
 				return fmt.Errorf("unresolved %s: %w", u.Name, err)
 			}
+		}
+	}
+	return nil
+}
+
+// insertNodes writes the file's nodes and stages their search rows, but for
+// the rows the file already holds exactly as they would be written (see
+// keep.go); stored nodes the facts no longer define are deleted.
+func (w *writer) insertNodes(ctx context.Context, f *graph.FileFacts, path int64, stored bool) error {
+	var old map[int64]nodeRow
+	if stored {
+		var err error
+		if old, err = w.storedNodes(ctx, path); err != nil {
+			return err
+		}
+	}
+	next := make(map[int64]nodeRow, len(f.Nodes))
+	order := make([]int64, 0, len(f.Nodes)) // each id once, where it first appears
+	last := make(map[int64]int, len(f.Nodes))
+	for i, n := range f.Nodes {
+		lang := n.Language
+		if lang == "" {
+			lang = f.Language
+		}
+		ids, err := w.strings.all(ctx, n.QName, string(n.Kind), lang)
+		if err != nil {
+			return fmt.Errorf("node %s: %w", n.QName, err)
+		}
+		if _, ok := next[ids[0]]; !ok {
+			order = append(order, ids[0])
+		}
+		// A qualified name given twice: the last one is written, as an upsert would.
+		next[ids[0]] = nodeRow{kind: ids[1], language: ids[2], name: n.Name, signature: n.Signature,
+			doc: n.Doc, line: n.Line, col: n.Col, endLine: n.EndLine, exported: n.Exported}
+		last[ids[0]] = i
+	}
+	for id := range old {
+		if _, ok := next[id]; !ok {
+			if err := w.dropNode(ctx, id); err != nil {
+				return fmt.Errorf("node %d: %w", id, err)
+			}
+		}
+	}
+	searchPath := expandIdentifiers(f.Path) // every node's search row repeats it
+	for _, id := range order {
+		r := next[id]
+		if w.keeps(path, id, old, r) {
+			continue
+		}
+		w.wrote[id] = path
+		n := &f.Nodes[last[id]]
+		if err := w.nodes.add(ctx, id, r.kind, n.Name, path, n.Line, n.Col, n.EndLine,
+			n.Signature, n.Doc, r.language, n.Exported); err != nil {
+			return fmt.Errorf("node %s: %w", n.QName, err)
+		}
+		if err := w.stage.add(ctx, id, expandIdentifiers(n.Name), expandIdentifiers(n.QName),
+			expandIdentifiers(n.Signature), expandIdentifiers(n.Doc), searchPath); err != nil {
+			return fmt.Errorf("search row of %s: %w", n.QName, err)
 		}
 	}
 	return nil
