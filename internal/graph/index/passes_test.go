@@ -57,20 +57,7 @@ func TestLiveLandsTheTypedPassInTheBackground(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	root := writeTree(t, twoFileModule)
-	db := filepath.Join(t.TempDir(), "graph.db")
-	st, err := store.Open(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := passOptions()
-	first := opts
-	first.FirstPass = true
-	rep, err := Run(ctx, root, st, first)
-	st.Close()
-	if err != nil || !rep.TypesPending || rep.GoTypes {
-		t.Fatalf("first pass: %+v, %v; want Go pending, not typed", rep, err)
-	}
+	root, db, opts := firstPassOnly(ctx, t)
 
 	l, err := OpenLive(root, db, opts)
 	if err != nil {
@@ -79,7 +66,7 @@ func TestLiveLandsTheTypedPassInTheBackground(t *testing.T) {
 	t.Cleanup(func() { l.Close() })
 	release := make(chan struct{})
 	l.holdTypes = release
-	st, _, err = l.Sync(ctx)
+	st, _, err := l.Sync(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,19 +98,7 @@ func TestLiveTypedPassRefusesALoadOfOtherGoFiles(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	root := writeTree(t, twoFileModule)
-	db := filepath.Join(t.TempDir(), "graph.db")
-	st, err := store.Open(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := passOptions()
-	first := opts
-	first.FirstPass = true
-	if _, err := Run(ctx, root, st, first); err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
+	root, db, opts := firstPassOnly(ctx, t)
 	l, err := OpenLive(root, db, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -177,4 +152,26 @@ func TestRunInPassesAnswersFirstThenExactly(t *testing.T) {
 	if _, err := RunInPasses(ctx, root, st, passOptions(), func(*Report) { called = true }); err != nil || called {
 		t.Errorf("second RunInPasses: first pass heard %v, %v; want one pass", called, err)
 	}
+}
+
+// firstPassOnly indexes twoFileModule with the first pass alone, as a new index
+// is before its typed pass lands, and returns the tree, the index and the
+// options of the typed pass.
+func firstPassOnly(ctx context.Context, t *testing.T) (root, db string, opts Options) {
+	t.Helper()
+	root = writeTree(t, twoFileModule)
+	db = filepath.Join(t.TempDir(), "graph.db")
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	opts = passOptions()
+	first := opts
+	first.FirstPass = true
+	rep, err := Run(ctx, root, st, first)
+	if err != nil || !rep.TypesPending || rep.GoTypes {
+		t.Fatalf("first pass: %+v, %v; want Go pending, not typed", rep, err)
+	}
+	return root, db, opts
 }
