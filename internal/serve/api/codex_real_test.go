@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -12,45 +11,20 @@ import (
 	"testing"
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/clitest"
 	"github.com/etalab-ia/albert-code/internal/serve/adapter/codex"
 )
-
-// codexConfig declares the fake model as the real Codex's provider on the
-// Responses wire, without retries (as in ../adapter/codex/real_test.go).
-const codexConfig = `model = "fake-model"
-model_provider = "fake"
-
-[model_providers.fake]
-name = "fake"
-base_url = %q
-env_key = "FAKE_MODEL_KEY"
-wire_api = "responses"
-request_max_retries = 0
-stream_max_retries = 0
-`
 
 // realCodexSetup serves the real Codex CLI (pinned in ../adapter/testdata/clis,
 // installed by .ci/run) against a fake model speaking the Responses API. It
 // fails, never skips, when Node or Codex is missing.
 func realCodexSetup(t *testing.T, turns ...fakemodel.Turn) (setup, *fakemodel.Server) {
 	t.Helper()
-	bin, _ := filepath.Abs("../adapter/testdata/clis/node_modules/.bin/codex")
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatal("node is not installed: the real codex test needs it to start codex")
-	}
-	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("codex is not installed: run `npm ci --prefix internal/serve/adapter/testdata/clis` (%v)", err)
-	}
 	fm := fakemodel.NewTest(t, fakemodel.Script{Turns: turns})
-	home := t.TempDir()
-	if err := os.WriteFile(filepath.Join(home, "config.toml"), fmt.Appendf(nil, codexConfig, fm.URL()), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	bin, env, _ := clitest.Codex(t, fm.URL())
 	return setup{
 		backend: &codex.Adapter{Binary: bin},
-		baseEnv: []string{"PATH=" + filepath.Dir(node) + string(os.PathListSeparator) + os.Getenv("PATH"),
-			"HOME=" + home, "CODEX_HOME=" + home, "FAKE_MODEL_KEY=fake", "LANG=C.UTF-8"},
+		baseEnv: env,
 	}, fm
 }
 

@@ -3,56 +3,26 @@ package openai
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/etalab-ia/albert-code/internal/fakemodel"
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/clitest"
 	"github.com/etalab-ia/albert-code/internal/serve/adapter/codex"
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
 )
-
-// codexConfig declares the fake model as the real Codex's provider on the
-// Responses wire, without retries (as in ../adapter/codex_real_test.go).
-const codexConfig = `model = "fake-model"
-model_provider = "fake"
-
-[model_providers.fake]
-name = "fake"
-base_url = %q
-env_key = "FAKE_MODEL_KEY"
-wire_api = "responses"
-request_max_retries = 0
-stream_max_retries = 0
-`
 
 // realCodexServer serves /v1 with the real Codex CLI (pinned in
 // ../adapter/testdata/clis, installed by .ci/run) against a fake model on
 // 127.0.0.1. It fails, never skips, when Node or Codex is missing.
 func realCodexServer(t *testing.T, turns ...fakemodel.Turn) *httptest.Server {
 	t.Helper()
-	bin, _ := filepath.Abs("../adapter/testdata/clis/node_modules/.bin/codex")
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatal("node is not installed: the real codex test needs it to start codex")
-	}
-	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("codex is not installed: run `npm ci --prefix internal/serve/adapter/testdata/clis` (%v)", err)
-	}
 	fm := fakemodel.NewTest(t, fakemodel.Script{Turns: turns})
-	home := t.TempDir()
-	if err := os.WriteFile(filepath.Join(home, "config.toml"), fmt.Appendf(nil, codexConfig, fm.URL()), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	env := []string{"PATH=" + filepath.Dir(node) + string(os.PathListSeparator) + os.Getenv("PATH"),
-		"HOME=" + home, "CODEX_HOME=" + home, "FAKE_MODEL_KEY=fake", "LANG=C.UTF-8"}
+	bin, env, _ := clitest.Codex(t, fm.URL())
 	srv := httptest.NewServer(New(Options{
 		Backend:    &codex.Adapter{Binary: bin},
 		Runner:     runner.New(runner.Options{Grace: time.Second, TempParent: t.TempDir(), BaseEnv: env}),

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etalab-ia/albert-code/internal/serve/adapter/clitest"
 	"github.com/etalab-ia/albert-code/internal/serve/adapter/codex"
 	"github.com/etalab-ia/albert-code/internal/serve/adapter/internal/adaptertest"
 
@@ -23,21 +23,6 @@ import (
 	"github.com/etalab-ia/albert-code/internal/serve/runner"
 	"github.com/etalab-ia/albert-code/internal/serve/structured"
 )
-
-// codexConfig declares the fake model server as Codex's provider, on the Responses
-// wire (Codex speaks nothing else). No retries: a scripted failure must reach the
-// adapter, not be retried into the next turn.
-const codexConfig = `model = "fake-model"
-model_provider = "fake"
-
-[model_providers.fake]
-name = "fake"
-base_url = %q
-env_key = "FAKE_MODEL_KEY"
-wire_api = "responses"
-request_max_retries = 0
-stream_max_retries = 0
-`
 
 // realCodex is the real Codex CLI (pinned in testdata/clis) pointed at fm, with a
 // CODEX_HOME and a HOME of its own: only 127.0.0.1 is reached.
@@ -52,20 +37,7 @@ type realCodex struct {
 // `npm ci` in testdata/clis.
 func newRealCodex(t *testing.T, fm *fakemodel.Server) *realCodex {
 	t.Helper()
-	bin, _ := filepath.Abs("../testdata/clis/node_modules/.bin/codex")
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatal("node is not installed: the real codex test needs Node 16+ to start codex")
-	}
-	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("codex is not installed: run `npm ci --prefix internal/serve/adapter/testdata/clis` (%v)", err)
-	}
-	home := t.TempDir()
-	if err := os.WriteFile(filepath.Join(home, "config.toml"), fmt.Appendf(nil, codexConfig, fm.URL()), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	env := []string{"PATH=" + filepath.Dir(node) + string(os.PathListSeparator) + os.Getenv("PATH"),
-		"HOME=" + home, "CODEX_HOME=" + home, "FAKE_MODEL_KEY=fake", "LANG=C.UTF-8"}
+	bin, env, home := clitest.Codex(t, fm.URL())
 	return &realCodex{codex: &codex.Adapter{Binary: bin}, work: t.TempDir(), home: home,
 		opts: runner.Options{Grace: time.Second, TempParent: t.TempDir(), BaseEnv: env}}
 }
